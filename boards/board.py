@@ -1,0 +1,315 @@
+"""The board graph: nodes with exact coordinates, straight lines, and what follows from them.
+
+A :class:`Board` is a value. Everything a game or puzzle needs (adjacency, rays,
+lines through a node, triangles, the symmetry group, jump triples) is derived
+from two facts: the nodes (ids ``1..N`` with exact rational coordinates and a
+label) and the lines (ordered tuples of node ids, at least two nodes each).
+
+Two nodes are *adjacent* when they are consecutive on some line. A *ray* is the
+sequence of nodes met when sliding from a node along one line in one direction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from itertools import combinations
+from typing import Iterable, Mapping
+
+NodeId = int
+"""A node of a board: an integer ``1..N`` (reading order for built boards)."""
+LineId = int
+"""Index of a line in :attr:`Board.lines`."""
+Line = tuple[NodeId, ...]
+Point = tuple[Fraction, Fraction]
+Permutation = tuple[NodeId, ...]
+"""A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
+
+
+class BoardError(ValueError):
+    """A board (or its source file) is malformed; the message names the problem."""
+
+
+def format_fraction(value: Fraction) -> str:
+    """Exact text of a coordinate: ``-4``, ``8/3``, ``-12/5``."""
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board: nodes ``1..N`` with exact coordinates, and its straight lines.
+
+    ``coords[i - 1]`` is the position of node ``i``; ``labels[i - 1]`` its name
+    (``"17"`` on the Power of Two board, ``"a1"`` on square boards). ``links``
+    are extra node pairs that belong to a game's structure without being lines
+    (Netzwerk: a field touches an energy point); they take part in the symmetry
+    group. ``starts`` maps a start-position name to ``{"light": (...), "dark": (...)}``.
+    """
+
+    name: str
+    coords: tuple[Point, ...]
+    lines: tuple[Line, ...]
+    labels: tuple[str, ...] = ()
+    links: tuple[tuple[NodeId, NodeId], ...] = ()
+    starts: tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...] = ()
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.coords)
+        if n == 0:
+            raise BoardError(f"board {self.name!r}: no nodes")
+        if not self.labels:
+            object.__setattr__(self, "labels", tuple(str(i) for i in range(1, n + 1)))
+        if len(self.labels) != n:
+            raise BoardError(f"board {self.name!r}: {len(self.labels)} labels for {n} nodes")
+        if len(set(self.labels)) != n:
+            raise BoardError(f"board {self.name!r}: node labels are not unique")
+        for k, line in enumerate(self.lines):
+            if len(line) < 2:
+                raise BoardError(f"board {self.name!r}: line {k} has fewer than two nodes")
+            if len(set(line)) != len(line):
+                raise BoardError(f"board {self.name!r}: line {k} repeats a node")
+            for v in line:
+                if not isinstance(v, int) or not 1 <= v <= n:
+                    raise BoardError(f"board {self.name!r}: line {k} names node {v!r}, not in 1..{n}")
+        for a, b in self.links:
+            for v in (a, b):
+                if not isinstance(v, int) or not 1 <= v <= n:
+                    raise BoardError(f"board {self.name!r}: link names node {v!r}, not in 1..{n}")
+
+    # ------------------------------------------------------------------ nodes
+    @property
+    def nodes(self) -> range:
+        return range(1, len(self.coords) + 1)
+
+    @property
+    def size(self) -> int:
+        return len(self.coords)
+
+    def coord(self, node: NodeId) -> Point:
+        return self.coords[node - 1]
+
+    def label(self, node: NodeId) -> str:
+        return self.labels[node - 1]
+
+    @cached_property
+    def _by_label(self) -> dict[str, NodeId]:
+        return {lab: i for i, lab in enumerate(self.labels, start=1)}
+
+    def node(self, text: str | int) -> NodeId:
+        """The node named ``text`` (its label, or its id as a number); raises :class:`BoardError`."""
+        if isinstance(text, bool):
+            raise BoardError(f"node {text!r} does not exist on board {self.name}")
+        if isinstance(text, int):
+            if 1 <= text <= self.size:
+                return text
+            raise BoardError(f"node {text} does not exist on board {self.name}")
+        key = str(text).strip()
+        if key in self._by_label:
+            return self._by_label[key]
+        if key.isdigit() and 1 <= int(key) <= self.size and key == str(int(key)):
+            return int(key)
+        raise BoardError(f"node {text} does not exist on board {self.name}")
+
+    def has_node(self, node: object) -> bool:
+        return isinstance(node, int) and not isinstance(node, bool) and 1 <= node <= self.size
+
+    # ------------------------------------------------------------------ lines
+    def line_text(self, line: LineId | Line) -> str:
+        """A line written by its node labels: ``60-61-62-63-64``."""
+        nodes = self.lines[line] if isinstance(line, int) else line
+        return "-".join(self.label(v) for v in nodes)
+
+    @cached_property
+    def lines_through(self) -> dict[NodeId, tuple[LineId, ...]]:
+        """For every node, the ids of the lines that pass through it."""
+        out: dict[NodeId, list[LineId]] = {v: [] for v in self.nodes}
+        for k, line in enumerate(self.lines):
+            for v in line:
+                out[v].append(k)
+        return {v: tuple(ks) for v, ks in out.items()}
+
+    @cached_property
+    def line_lengths(self) -> dict[int, int]:
+        """How many lines have each length (number of nodes)."""
+        out: dict[int, int] = {}
+        for line in self.lines:
+            out[len(line)] = out.get(len(line), 0) + 1
+        return dict(sorted(out.items()))
+
+    @cached_property
+    def adjacency(self) -> dict[NodeId, frozenset[NodeId]]:
+        """Nodes consecutive with each node on some line."""
+        out: dict[NodeId, set[NodeId]] = {v: set() for v in self.nodes}
+        for line in self.lines:
+            for a, b in zip(line, line[1:]):
+                out[a].add(b)
+                out[b].add(a)
+        return {v: frozenset(s) for v, s in out.items()}
+
+    def adjacent(self, a: NodeId, b: NodeId) -> bool:
+        return b in self.adjacency[a]
+
+    @cached_property
+    def edges(self) -> tuple[tuple[NodeId, NodeId], ...]:
+        """Every segment between adjacent nodes, as ``(low, high)``, sorted."""
+        return tuple(sorted({(min(a, b), max(a, b)) for line in self.lines for a, b in zip(line, line[1:])}))
+
+    @cached_property
+    def rays(self) -> dict[NodeId, tuple[tuple[NodeId, ...], ...]]:
+        """For every node, the nodes met sliding from it along each line in each direction.
+
+        Each ray is non-empty and starts with the neighbour of the node; rays are
+        listed line by line (lines in id order), forwards before backwards.
+        """
+        out: dict[NodeId, list[tuple[NodeId, ...]]] = {v: [] for v in self.nodes}
+        for line in self.lines:
+            for i, v in enumerate(line):
+                if i + 1 < len(line):
+                    out[v].append(tuple(line[i + 1:]))
+                if i > 0:
+                    out[v].append(tuple(reversed(line[:i])))
+        return {v: tuple(rs) for v, rs in out.items()}
+
+    @cached_property
+    def jumps(self) -> tuple[tuple[NodeId, NodeId, NodeId], ...]:
+        """Every jump triple ``(from, over, to)``: three consecutive nodes of a line, either way."""
+        out = set()
+        for line in self.lines:
+            for a, b, c in zip(line, line[1:], line[2:]):
+                out.add((a, b, c))
+                out.add((c, b, a))
+        return tuple(sorted(out))
+
+    @cached_property
+    def triangles(self) -> tuple[tuple[NodeId, NodeId, NodeId], ...]:
+        """Every set of three pairwise adjacent nodes, as sorted triples."""
+        adj = self.adjacency
+        out = []
+        for a in self.nodes:
+            for b, c in combinations(sorted(x for x in adj[a] if x > a), 2):
+                if c in adj[b]:
+                    out.append((a, b, c))
+        return tuple(out)
+
+    def third_corners(self, a: NodeId, b: NodeId) -> tuple[NodeId, ...]:
+        """The nodes adjacent to both ``a`` and ``b`` (the third corners of their triangles)."""
+        return tuple(sorted(self.adjacency[a] & self.adjacency[b]))
+
+    # ------------------------------------------------------------- symmetries
+    @cached_property
+    def symmetries(self) -> tuple[Permutation, ...]:
+        """All node permutations that map lines onto lines (keeping each line's order up to
+        reversal) and links onto links; the identity first.
+
+        Computed, not assumed: automorphisms of the graph whose vertices are the
+        nodes and the lines, joined by incidence, by adjacency and by links
+        (networkx VF2 with the two vertex kinds kept apart).
+        """
+        import networkx as nx
+        from networkx.algorithms.isomorphism import GraphMatcher
+
+        g = nx.Graph()
+        for v in self.nodes:
+            g.add_node(("n", v), kind="node")
+        for k, line in enumerate(self.lines):
+            g.add_node(("l", k), kind="line")
+            for v in line:
+                g.add_edge(("n", v), ("l", k), kind="on")
+        for a, b in self.edges:
+            g.add_edge(("n", a), ("n", b), kind="adjacent")
+        for a, b in self.links:
+            g.add_edge(("n", a), ("n", b), kind="link")
+        matcher = GraphMatcher(
+            g, g,
+            node_match=lambda x, y: x["kind"] == y["kind"],
+            edge_match=lambda x, y: x["kind"] == y["kind"],
+        )
+        perms = set()
+        for mapping in matcher.isomorphisms_iter():
+            perms.add(tuple(mapping[("n", v)][1] for v in self.nodes))
+        identity = tuple(self.nodes)
+        return (identity,) + tuple(sorted(p for p in perms if p != identity))
+
+    def image(self, perm: Permutation, nodes: Iterable[NodeId]) -> frozenset[NodeId]:
+        return frozenset(perm[v - 1] for v in nodes)
+
+    def canonical(self, nodes: Iterable[NodeId]) -> tuple[NodeId, ...]:
+        """The least (sorted tuple) image of a node set under the symmetry group."""
+        nodes = tuple(nodes)
+        return min(tuple(sorted(p[v - 1] for v in nodes)) for p in self.symmetries)
+
+    # ---------------------------------------------------------------- starts
+    def start(self, name: str) -> dict[str, tuple[NodeId, ...]]:
+        for key, sides in self.starts:
+            if key == name:
+                return dict(sides)
+        known = ", ".join(k for k, _ in self.starts) or "none"
+        raise BoardError(f"board {self.name} has no start position {name!r} (known: {known})")
+
+    @property
+    def start_names(self) -> tuple[str, ...]:
+        return tuple(k for k, _ in self.starts)
+
+    # ---------------------------------------------------------------- export
+    def to_networkx(self):
+        """The adjacency graph: nodes with ``x``, ``y`` (float) and ``label``; edges with ``lines``."""
+        import networkx as nx
+
+        g = nx.Graph(name=self.name)
+        for v in self.nodes:
+            x, y = self.coord(v)
+            g.add_node(v, label=self.label(v), x=float(x), y=float(y), xy=f"{format_fraction(x)},{format_fraction(y)}")
+        for k, line in enumerate(self.lines):
+            for a, b in zip(line, line[1:]):
+                if g.has_edge(a, b):
+                    g.edges[a, b]["lines"] += f",{k}"
+                else:
+                    g.add_edge(a, b, lines=str(k))
+        return g
+
+    def to_graphml(self) -> str:
+        import networkx as nx
+
+        return "\n".join(nx.generate_graphml(self.to_networkx()))
+
+    def info(self) -> dict:
+        """The summary printed by ``powertwo board info --json``."""
+        return {
+            "name": self.name,
+            "nodes": self.size,
+            "lines": len(self.lines),
+            "line_lengths": {str(k): v for k, v in self.line_lengths.items()},
+            "symmetries": len(self.symmetries),
+            "adjacent_pairs": len(self.edges),
+            "triangles": len(self.triangles),
+            "starts": {k: {side: list(ns) for side, ns in v} for k, v in self.starts},
+            "coordinates": {
+                str(v): [format_fraction(self.coord(v)[0]), format_fraction(self.coord(v)[1])] for v in self.nodes
+            },
+            "labels": {str(v): self.label(v) for v in self.nodes} if self.labels != tuple(str(i) for i in self.nodes) else None,
+        }
+
+
+def starts_from_mapping(board_name: str, size: int, raw: Mapping, where: str) -> tuple:
+    """Validate ``{"standard": {"light": [...], "dark": [...]}, ...}`` into :attr:`Board.starts` form.
+
+    Node entries are ids (ints); labels are resolved by the caller.
+    """
+    out = []
+    if not isinstance(raw, Mapping):
+        raise BoardError(f"{where}: field 'starts' must be an object")
+    for name, sides in raw.items():
+        if not isinstance(sides, Mapping):
+            raise BoardError(f"{where}: start {name!r} must map sides to node lists")
+        entry = []
+        for side, nodes in sides.items():
+            if not isinstance(nodes, list):
+                raise BoardError(f"{where}: start {name!r} side {side!r} must be a list of nodes")
+            for v in nodes:
+                if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= size:
+                    raise BoardError(f"{where}: start {name!r} side {side!r}: node {v!r} does not exist on board {board_name}")
+            entry.append((str(side), tuple(nodes)))
+        out.append((str(name), tuple(entry)))
+    return tuple(out)

@@ -1,0 +1,251 @@
+"""Building boards exactly: from drawn segments, or from square grids.
+
+:func:`from_segments` is how a user traces a physical board: list the straight
+segments by their endpoints and the tool computes every node (endpoints and
+crossings, with exact rational arithmetic) and every line (its nodes in order).
+
+* Collinear segments that touch or overlap form one line (a line drawn in two
+  pieces is still one line); collinear segments with a gap between them are two
+  lines (the two half-diagonals on either side of the central square).
+* Node ids are assigned in reading order: y descending, then x ascending.
+* A line lists its nodes from the end with the smaller ``(x, y)``; lines are
+  sorted by their node-id tuples.
+
+:func:`from_grids` builds square boards (``a1``..``h8``; ``e00``..``e66``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from typing import Any, Iterable, Sequence
+
+from .board import Board, BoardError, Line, NodeId, Point, format_fraction
+
+Segment = tuple[Point, Point]
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def parse_coordinate(value: Any, where: str) -> Fraction:
+    """An exact coordinate from an integer or a ``"p/q"`` (or integer) string."""
+    if isinstance(value, bool) or value is None:
+        raise BoardError(f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value.is_integer():
+            return Fraction(int(value))
+        raise BoardError(f"{where}: coordinate {value!r} is not exact (write it as a 'p/q' string)")
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            num, _, den = text.partition("/")
+            if not num.strip().lstrip("+-").isdigit() or (den and not den.strip().isdigit()):
+                raise ValueError
+            result = Fraction(int(num), int(den)) if den else Fraction(int(num))
+        except (ValueError, ZeroDivisionError):
+            raise BoardError(f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)") from None
+        return result
+    raise BoardError(f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)")
+
+
+def parse_point(value: Any, where: str) -> Point:
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise BoardError(f"{where}: a point must be a pair [x, y], got {value!r}")
+    return parse_coordinate(value[0], where + " x"), parse_coordinate(value[1], where + " y")
+
+
+def parse_segments(raw: Any, where: str = "segments") -> list[Segment]:
+    """Validate a list of ``[[x1, y1], [x2, y2]]`` into exact segments."""
+    if not isinstance(raw, list):
+        raise BoardError(f"{where}: must be a list of segments [[x1, y1], [x2, y2]]")
+    if not raw:
+        raise BoardError(f"{where}: the list of segments is empty")
+    out = []
+    for i, seg in enumerate(raw):
+        here = f"{where}[{i}]"
+        if not isinstance(seg, (list, tuple)) or len(seg) != 2:
+            raise BoardError(f"{here}: a segment must be a pair of endpoints [[x1, y1], [x2, y2]], got {seg!r}")
+        p, q = parse_point(seg[0], here + " start"), parse_point(seg[1], here + " end")
+        if p == q:
+            raise BoardError(f"{here}: zero-length segment at ({format_fraction(p[0])}, {format_fraction(p[1])})")
+        out.append((p, q))
+    return out
+
+
+def _carrier(p: Point, q: Point) -> tuple[int, int, Fraction]:
+    """The supporting line ``a*x + b*y = c`` of a segment, normalised so equal lines compare equal."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    # direction as a primitive integer vector with a canonical sign
+    den = dx.denominator * dy.denominator
+    ix, iy = int(dx * den), int(dy * den)
+    g = gcd(ix, iy)
+    ix, iy = ix // g, iy // g
+    if ix < 0 or (ix == 0 and iy < 0):
+        ix, iy = -ix, -iy
+    a, b = -iy, ix
+    return a, b, a * p[0] + b * p[1]
+
+
+def _order_key(pt: Point) -> tuple[Fraction, Fraction]:
+    return pt
+
+
+def _intersection(s: tuple[int, int, Fraction], t: tuple[int, int, Fraction]) -> Point | None:
+    a1, b1, c1 = s
+    a2, b2, c2 = t
+    det = a1 * b2 - a2 * b1
+    if det == 0:
+        return None
+    return (c1 * b2 - c2 * b1) / Fraction(det), (a1 * c2 - a2 * c1) / Fraction(det)
+
+
+def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: tuple = (),
+                  description: str = "") -> Board:
+    """Compute nodes and lines of the board drawn by ``segments`` (exact endpoints)."""
+    segs = [((Fraction(p[0]), Fraction(p[1])), (Fraction(q[0]), Fraction(q[1]))) for p, q in segments]
+    if not segs:
+        raise BoardError("segments: the list of segments is empty")
+    for p, q in segs:
+        if p == q:
+            raise BoardError(f"segments: zero-length segment at ({format_fraction(p[0])}, {format_fraction(p[1])})")
+
+    # 1. group collinear segments, then merge touching/overlapping pieces into maximal lines
+    groups: dict[tuple, list[tuple[Point, Point]]] = {}
+    for p, q in segs:
+        lo, hi = sorted((p, q), key=_order_key)
+        groups.setdefault(_carrier(p, q), []).append((lo, hi))
+    pieces: list[tuple[tuple, Point, Point]] = []  # (carrier, low end, high end)
+    for carrier, items in groups.items():
+        items.sort(key=lambda s: _order_key(s[0]))
+        cur_lo, cur_hi = items[0]
+        for lo, hi in items[1:]:
+            if _order_key(lo) <= _order_key(cur_hi):  # touches or overlaps
+                if _order_key(hi) > _order_key(cur_hi):
+                    cur_hi = hi
+            else:
+                pieces.append((carrier, cur_lo, cur_hi))
+                cur_lo, cur_hi = lo, hi
+        pieces.append((carrier, cur_lo, cur_hi))
+
+    # 2. nodes: all endpoints and all crossings that lie on both pieces
+    def on_piece(pt: Point, piece) -> bool:
+        (a, b, c), lo, hi = piece
+        return a * pt[0] + b * pt[1] == c and _order_key(lo) <= _order_key(pt) <= _order_key(hi)
+
+    points: set[Point] = set()
+    for _, lo, hi in pieces:
+        points.add(lo)
+        points.add(hi)
+    for i, s in enumerate(pieces):
+        for t in pieces[i + 1:]:
+            pt = _intersection(s[0], t[0])
+            if pt is not None and on_piece(pt, s) and on_piece(pt, t):
+                points.add(pt)
+
+    ordered = sorted(points, key=lambda pt: (-pt[1], pt[0]))
+    ids = {pt: i for i, pt in enumerate(ordered, start=1)}
+
+    # 3. lines: the nodes on each piece, from the smaller (x, y) end
+    lines: list[Line] = []
+    for piece in pieces:
+        on = sorted((pt for pt in ordered if on_piece(pt, piece)), key=_order_key)
+        lines.append(tuple(ids[pt] for pt in on))
+    lines.sort()
+    return Board(name=name, coords=tuple(ordered), lines=tuple(lines), starts=starts, description=description)
+
+
+def square_label(file: int, rank: int) -> str:
+    """``(0, 0)`` -> ``a1``."""
+    return f"{FILES[file]}{rank + 1}"
+
+
+def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | None = None,
+               starts_by_label: dict | None = None, description: str = "") -> Board:
+    """Build a board from square grids of points.
+
+    Each grid is ``{"files": F, "ranks": R, "origin": [x, y], "diagonals": bool,
+    "labels": "square" | "e{i}{j}"}``: points at ``origin + (i, j)`` for file ``i``
+    and rank ``j`` (0-based), lines along every row and column (and both diagonal
+    directions when ``diagonals``). ``link_grids = [A, B]`` links each node of
+    grid A to the nodes of grid B at offsets ``(±1/2, ±1/2)`` (a field and the
+    energy points at its corners). Ids follow reading order like every board.
+    """
+    pts: list[tuple[Point, str, int]] = []
+    grid_lines: list[list[list[Point]]] = []
+    for g_index, g in enumerate(grids):
+        where = f"grids[{g_index}]"
+        try:
+            files, ranks = int(g["files"]), int(g["ranks"])
+        except (KeyError, TypeError, ValueError):
+            raise BoardError(f"{where}: needs whole numbers 'files' and 'ranks'") from None
+        if not (1 <= files <= len(FILES)) or ranks < 1:
+            raise BoardError(f"{where}: files must be 1..{len(FILES)} and ranks at least 1")
+        ox, oy = parse_point(g.get("origin", [0, 0]), where + ".origin")
+        scheme = g.get("labels", "square")
+        diagonals = bool(g.get("diagonals", False))
+
+        def label(i: int, j: int) -> str:
+            if scheme == "square":
+                return square_label(i, j)
+            return str(scheme).format(i=i, j=j)
+
+        at = {}
+        for i in range(files):
+            for j in range(ranks):
+                pt = (ox + i, oy + j)
+                at[i, j] = pt
+                pts.append((pt, label(i, j), g_index))
+        runs: list[list[Point]] = []
+        directions = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
+        for di, dj in directions:
+            for (i, j) in at:
+                if (i - di, j - dj) in at:
+                    continue  # not the start of a run
+                run = []
+                k = 0
+                while (i + k * di, j + k * dj) in at:
+                    run.append(at[i + k * di, j + k * dj])
+                    k += 1
+                if len(run) >= 2:
+                    runs.append(run)
+        grid_lines.append(runs)
+
+    ordered = sorted(pts, key=lambda e: (-e[0][1], e[0][0]))
+    if len({e[0] for e in ordered}) != len(ordered):
+        raise BoardError(f"board {name}: two grid points coincide")
+    ids = {e[0]: k for k, e in enumerate(ordered, start=1)}
+    labels = tuple(e[1] for e in ordered)
+    lines = []
+    for runs in grid_lines:
+        for run in runs:
+            lines.append(tuple(ids[pt] for pt in sorted(run, key=_order_key)))
+    lines.sort()
+    links: list[tuple[NodeId, NodeId]] = []
+    if link_grids:
+        a, b = link_grids
+        half = Fraction(1, 2)
+        grid_b = {e[0] for e in pts if e[2] == b}
+        for pt, _, g_index in pts:
+            if g_index != a:
+                continue
+            for sx in (-half, half):
+                for sy in (-half, half):
+                    q = (pt[0] + sx, pt[1] + sy)
+                    if q in grid_b:
+                        links.append((ids[pt], ids[q]))
+    starts = ()
+    if starts_by_label:
+        by_label = {lab: k for k, lab in enumerate(labels, start=1)}
+        entries = []
+        for sname, sides in starts_by_label.items():
+            side_entries = []
+            for side, nodes in sides.items():
+                try:
+                    side_entries.append((side, tuple(by_label[n] for n in nodes)))
+                except KeyError as exc:
+                    raise BoardError(f"board {name}: start {sname!r} names unknown square {exc.args[0]}") from None
+            entries.append((sname, tuple(side_entries)))
+        starts = tuple(entries)
+    return Board(name=name, coords=tuple(e[0] for e in ordered), lines=tuple(lines), labels=labels,
+                 links=tuple(sorted(links)), starts=starts, description=description)

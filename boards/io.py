@@ -1,0 +1,182 @@
+"""Loading and saving boards as JSON; the boards shipped in ``boards/data/``.
+
+A board file is one JSON object with a ``name`` and exactly one of:
+
+* ``"segments"``: ``[[[x1, y1], [x2, y2]], ...]`` (integers or ``"p/q"`` strings);
+  nodes and lines are computed (:func:`boards.build.from_segments`).
+* ``"grids"``: square grids (:func:`boards.build.from_grids`), with optional
+  ``"link_grids"``.
+* ``"nodes"`` and ``"lines"``: the explicit form written by :func:`save`:
+  ``"nodes": {"1": ["-4", "4"], ...}``, ``"lines": [[1, 2, 3], ...]``, optional
+  ``"labels"`` and ``"links"``.
+
+Optional in all: ``"description"`` and ``"starts"``: ``{"standard": {"light":
+[...], "dark": [...]}}`` (node ids, or labels on labelled boards).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .board import Board, BoardError, format_fraction
+from .build import from_grids, from_segments, parse_point, parse_segments
+
+DATA_PACKAGE = "boards.data"
+
+
+def shipped() -> tuple[str, ...]:
+    """Names of the boards shipped with the package."""
+    return tuple(sorted(p.name[:-5] for p in resources.files(DATA_PACKAGE).iterdir() if p.name.endswith(".json")))
+
+
+_CACHE: dict[str, Board] = {}
+
+
+def load(name_or_path: str | Path) -> Board:
+    """A shipped board by name (``power-of-two``), or a board file by path."""
+    key = str(name_or_path)
+    if key in _CACHE:
+        return _CACHE[key]
+    if key in shipped():
+        text = resources.files(DATA_PACKAGE).joinpath(key + ".json").read_text(encoding="utf-8")
+        board = from_json(text, where=key)
+        _CACHE[key] = board
+        return board
+    path = Path(key)
+    if not path.exists():
+        raise BoardError(f"no board named {key!r} (shipped: {', '.join(shipped())}) and no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoardError(f"{path}: cannot read board file ({exc.__class__.__name__})") from None
+    return from_json(text, where=str(path))
+
+
+def from_json(text: str, where: str = "board") -> Board:
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return from_dict(raw, where)
+
+
+def _resolve_starts(raw: Any, labels: dict[str, int], size: int, where: str) -> tuple:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise BoardError(f"{where}: field 'starts' must be an object")
+    out = []
+    for name, sides in raw.items():
+        if not isinstance(sides, dict):
+            raise BoardError(f"{where}: start {name!r} must map sides to node lists")
+        entry = []
+        for side, nodes in sides.items():
+            if not isinstance(nodes, list):
+                raise BoardError(f"{where}: start {name!r} side {side!r} must be a list of nodes")
+            ids = []
+            for v in nodes:
+                if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= size:
+                    ids.append(v)
+                elif isinstance(v, str) and v in labels:
+                    ids.append(labels[v])
+                else:
+                    raise BoardError(f"{where}: start {name!r} side {side!r}: node {v!r} does not exist")
+            entry.append((str(side), tuple(ids)))
+        out.append((str(name), tuple(entry)))
+    return tuple(out)
+
+
+def from_dict(raw: Any, where: str = "board") -> Board:
+    """A board from its parsed JSON object; every problem raises :class:`BoardError` naming the field."""
+    if not isinstance(raw, dict):
+        raise BoardError(f"{where}: a board file must hold a JSON object")
+    name = raw.get("name", "custom")
+    if not isinstance(name, str) or not name:
+        raise BoardError(f"{where}: field 'name' must be a non-empty string")
+    description = raw.get("description", "")
+    kinds = [k for k in ("segments", "grids", "nodes") if k in raw]
+    if len(kinds) != 1:
+        raise BoardError(f"{where}: needs exactly one of the fields 'segments', 'grids' or 'nodes' (with 'lines')")
+    kind = kinds[0]
+    if kind == "segments":
+        board = from_segments(parse_segments(raw["segments"], f"{where}: segments"), name, description=description)
+    elif kind == "grids":
+        grids = raw["grids"]
+        if not isinstance(grids, list) or not grids or not all(isinstance(g, dict) for g in grids):
+            raise BoardError(f"{where}: field 'grids' must be a non-empty list of objects")
+        board = from_grids(grids, name, link_grids=raw.get("link_grids"), description=description)
+    else:
+        board = _explicit(raw, name, description, where)
+    labels = {lab: i for i, lab in enumerate(board.labels, start=1)}
+    starts = _resolve_starts(raw.get("starts"), labels, board.size, where)
+    return Board(name=board.name, coords=board.coords, lines=board.lines, labels=board.labels,
+                 links=board.links, starts=starts, description=board.description)
+
+
+def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
+    nodes = raw["nodes"]
+    if not isinstance(nodes, dict) or not nodes:
+        raise BoardError(f"{where}: field 'nodes' must be a non-empty object {{id: [x, y]}}")
+    size = len(nodes)
+    coords = []
+    for i in range(1, size + 1):
+        if str(i) not in nodes:
+            raise BoardError(f"{where}: field 'nodes' must have the ids 1..{size}; {i} is missing")
+        coords.append(parse_point(nodes[str(i)], f"{where}: node {i}"))
+    if len(set(coords)) != size:
+        raise BoardError(f"{where}: two nodes share a position")
+    if "lines" not in raw or not isinstance(raw["lines"], list):
+        raise BoardError(f"{where}: field 'lines' must be a list of node-id lists")
+    lines = []
+    for k, line in enumerate(raw["lines"]):
+        if not isinstance(line, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in line):
+            raise BoardError(f"{where}: lines[{k}] must be a list of node ids")
+        lines.append(tuple(line))
+    labels = raw.get("labels")
+    if labels is not None:
+        if not isinstance(labels, dict):
+            raise BoardError(f"{where}: field 'labels' must be an object {{id: label}}")
+        labels = tuple(str(labels.get(str(i), i)) for i in range(1, size + 1))
+    links = raw.get("links", [])
+    if not isinstance(links, list) or not all(isinstance(p, list) and len(p) == 2 for p in links):
+        raise BoardError(f"{where}: field 'links' must be a list of node-id pairs")
+    return Board(name=name, coords=tuple(coords), lines=tuple(lines), labels=labels or (),
+                 links=tuple(tuple(p) for p in links), description=description)
+
+
+def to_dict(board: Board) -> dict:
+    """The explicit JSON form of a board (what ``powertwo board build`` writes)."""
+    out: dict[str, Any] = {"name": board.name}
+    if board.description:
+        out["description"] = board.description
+    out["nodes"] = {str(v): [format_fraction(x), format_fraction(y)] for v, (x, y) in zip(board.nodes, board.coords)}
+    if board.labels != tuple(str(v) for v in board.nodes):
+        out["labels"] = {str(v): board.label(v) for v in board.nodes}
+    out["lines"] = [list(line) for line in board.lines]
+    if board.links:
+        out["links"] = [list(p) for p in board.links]
+    if board.starts:
+        out["starts"] = {k: {side: list(ns) for side, ns in v} for k, v in board.starts}
+    return out
+
+
+def to_json(board: Board) -> str:
+    """:func:`to_dict` as text, one node and one line per row."""
+    rows = []
+    for key, value in to_dict(board).items():
+        if key == "nodes":
+            inner = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
+            rows.append(f' "nodes": {{\n{inner}\n }}')
+        elif key == "lines":
+            inner = ",\n".join(f"  {json.dumps(line)}" for line in value)
+            rows.append(f' "lines": [\n{inner}\n ]')
+        else:
+            rows.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(rows) + "\n}\n"
+
+
+def save(board: Board, path: str | Path) -> None:
+    Path(path).write_text(to_json(board), encoding="utf-8")

@@ -1,0 +1,3 @@
+from powertwo.cli import main
+
+main(prog_name="powertwo")

@@ -1,0 +1,143 @@
+"""``powertwo solve|check|draw|results``: puzzles, solution files and game records."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from .common import echo_json, fail, main
+
+SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "strict", "stones", "corner", "position",
+                 "symmetry", "proof")
+
+
+@main.command("solve")
+@click.argument("puzzle")
+@click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
+@click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
+@click.option("--time-limit", "time_limit", type=float, default=None, help="Seconds; when it runs out, the best answer so far with status 'feasible'.")
+@click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
+@click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
+@click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
+@click.option("--corner", type=int, default=None, help="jump-forward: the jumper's corner node.")
+@click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
+@click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
+@click.option("--proof", type=click.Path(dir_okay=False), default=None, help="sat backend: write the DRAT proof of the last call.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
+def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) -> None:
+    """Solve PUZZLE to a proven optimum (or as far as the time limit allows)."""
+    import json
+
+    from boards import load
+    from solvers.registry import SolutionError, get_puzzle
+
+    p = get_puzzle(puzzle)
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = [k for k in given if k not in p.options]
+    if unknown:
+        raise SolutionError(f"puzzle {puzzle} does not take --{unknown[0].replace('_', '-').replace('all-solutions', 'all')}")
+    result = p.solve(load(board), **given)
+    if out:
+        Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        echo_json(result)
+    else:
+        _summary(result)
+
+
+def _summary(result: dict) -> None:
+    for key, value in result.items():
+        if isinstance(value, list) and len(value) > 12 and isinstance(value[0], (dict, list)):
+            click.echo(f"{key}: {len(value)} entries (see --json)")
+        elif isinstance(value, (dict, list)):
+            text = str(value)
+            click.echo(f"{key}: {text if len(text) < 300 else text[:297] + '...'}")
+        else:
+            click.echo(f"{key}: {value}")
+
+
+@main.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def check(file: str) -> None:
+    """Check a solution file or a game record; exit 0 if valid, 1 with the faults."""
+    from solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+
+    data = read_json_file(file)
+    if isinstance(data, dict) and "puzzle" in data:
+        if not isinstance(data["puzzle"], str):
+            raise SolutionError(f"{file}: field 'puzzle' must be a string")
+        p = get_puzzle(data["puzzle"])
+        report = p.check(data, solution_board(data, file))
+        if report.valid:
+            click.echo("valid")
+            for note in report.notes:
+                click.echo(note)
+            return
+        for fault in report.faults:
+            click.echo(fault)
+        raise SystemExit(1)
+    if isinstance(data, dict) and "game" in data:
+        from rules import IllegalMoveError, InvalidMoveError, validate_record
+
+        try:
+            res = validate_record(data, where=file)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            click.echo(str(exc))
+            raise SystemExit(1)
+        tail = f"{res.outcome.reason}" if res.outcome else "game not over"
+        winner = "" if res.outcome is None or res.outcome.winner is None else f", {res.game.player_name(res.outcome.winner)} wins"
+        click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
+        return
+    raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
+
+
+@main.command("draw")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
+@click.option("--move", "move", type=int, default=None, help="Game records: the position after move N (default: the last).")
+@click.option("--ids", is_flag=True, help="Write node ids.")
+def draw(file: str, out: str, move: int | None, ids: bool) -> None:
+    """Draw a solution file or a game record to SVG or PNG."""
+    from boards import draw as drawing
+    from solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+
+    data = read_json_file(file)
+    if isinstance(data, dict) and "puzzle" in data:
+        p = get_puzzle(str(data["puzzle"]))
+        if p.diagram is None:
+            raise SolutionError(f"puzzle {p.name} has no diagram")
+        fig = p.diagram(data, solution_board(data, file))
+    elif isinstance(data, dict) and "game" in data:
+        from rules import validate_record
+
+        res = validate_record(data, where=file)
+        n = len(res.moves) if move is None else move
+        if not 0 <= n <= len(res.moves):
+            raise SolutionError(f"{file}: --move {n} is outside 0..{len(res.moves)}")
+        kw = res.game.diagram(res.states[n], res.moves[n - 1] if n > 0 else None)
+        kw.setdefault("title", f"{res.game.title or res.game.name}: after move {n}")
+        fig = drawing.figure(res.game.board, ids=ids, **kw)
+    else:
+        raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
+    path = drawing.save(fig, out)
+    click.echo(f"wrote {path}")
+
+
+@main.command("results")
+@click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False))
+@click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
+def results(out: str, only: tuple[str, ...]) -> None:
+    """The main job: every answer with proof status, timing and diagram, into OUT/."""
+    from solvers.results import run_all
+
+    def progress(message: str) -> None:
+        click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
+
+    rows = run_all(Path(out), progress, only=only or None)
+    click.echo(f"wrote {Path(out) / 'README.md'} ({len(rows)} rows)")
+
+
+__all__ = ["solve", "check", "draw", "results", "fail"]

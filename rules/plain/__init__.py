@@ -1,0 +1,8 @@
+"""Plain "rules as written" legality tests, one module per game, kept apart from the
+fast generators in :mod:`rules` and used only to cross-check them.
+
+Each module offers ``candidates(game, state)`` (every move worth asking about,
+a superset of the legal ones, found by brute force) and ``check(game, state,
+move) -> str | None`` (the reason the move is illegal, or ``None``), written
+straight from RULES.md without sharing helpers with the fast generator.
+"""
