@@ -4,6 +4,7 @@ from importlib import import_module
 
 # Each benchmark module has ``main()`` that prints a table.
 BENCHMARKS: tuple[str, ...] = (
+    "perft", "line_puzzles", "thats_my_line", "jump",
 )
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from .base import (
 
 # Every game module, in the order of RULES.md. Importing one registers its game.
 GAME_MODULES: tuple[str, ...] = (
+    "power_of_two", "david_goliath", "thats_my_line", "tower_of_power", "netzwerk", "epaminondas",
 )
 
 for _name in GAME_MODULES:

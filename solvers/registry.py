@@ -84,6 +84,7 @@ PUZZLES: dict[str, Puzzle] = {}
 
 # Puzzle modules, in the order of RULES.md section 5. Importing one registers it.
 PUZZLE_MODULES: tuple[str, ...] = (
+    "line_puzzles", "thats_my_line", "jump",
 )
 
 

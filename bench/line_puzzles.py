@@ -1,0 +1,5 @@
+"""(being written)."""
+
+
+def main() -> None:
+    print("benchmark line_puzzles: not written yet")

@@ -1,0 +1,5 @@
+"""(being written)."""
+
+
+def main() -> None:
+    print("benchmark thats_my_line: not written yet")

@@ -1,0 +1,3 @@
+"""``powertwo export``: (being written)."""
+
+from .common import main  # noqa: F401

@@ -1,0 +1,1 @@
+"""(being written: registers its puzzles when done)."""
