@@ -1,0 +1,122 @@
+"""Certified unsatisfiability: a DRAT proof from the SAT solver, checked by ``dratify``.
+
+A solver that says "no better answer exists" asks to be trusted; a certificate
+removes the trust. :func:`certify_unsat` runs CaDiCaL 1.9.5 (PySAT,
+``with_proof=True``) on a plain CNF - no assumptions, no incremental state - and
+hands the formula and the solver's DRAT proof to ``dratify``, a pure-Python
+checker that shares no code with the solver. Only the CNF itself is trusted, so
+callers must keep clauses a DRAT checker cannot justify (symmetry breaking) out of
+it, and test their encodings separately.
+
+Reusable by every puzzle: pass the clauses and a sentence saying what the
+unsatisfiability means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+SOLVER = "cadical195"
+
+
+class CertificateError(ValueError):
+    """The formula to be certified unsatisfiable has a model (the claim is false)."""
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A checked proof: ``cnf`` (DIMACS text with comment header), ``proof`` (DRAT text),
+    ``verified`` and ``verdict`` (the checker's words), and timings."""
+
+    claim: str
+    cnf: str
+    proof: str
+    verified: bool
+    verdict: str
+    solve_seconds: float
+    check_seconds: float
+
+    @property
+    def cnf_sha256(self) -> str:
+        return sha256(self.cnf)
+
+    @property
+    def proof_sha256(self) -> str:
+        return sha256(self.proof)
+
+    def summary(self) -> dict:
+        """The fields a result file records."""
+        return {
+            "claim": self.claim,
+            "solver": SOLVER,
+            "checker": checker_name(),
+            "verdict": self.verdict,
+            "cnf_sha256": self.cnf_sha256,
+            "proof_sha256": self.proof_sha256,
+            "proof_lines": self.proof.count("\n"),
+            "solve_seconds": round(self.solve_seconds, 3),
+            "check_seconds": round(self.check_seconds, 3),
+        }
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def checker_name() -> str:
+    import dratify
+
+    engine = "native" if dratify.native_available() else "python"
+    return f"dratify {dratify.__version__} ({engine} engine)"
+
+
+def dimacs(clauses: Sequence[Sequence[int]], comments: Iterable[str] = (), top: int = 0) -> str:
+    """DIMACS CNF text; ``comments`` become ``c`` lines before the header; ``top`` is the least
+    variable count to declare (auxiliary variables may not all occur)."""
+    nv = max([top] + [abs(lit) for c in clauses for lit in c])
+    out = [f"c {line}".rstrip() for text in comments for line in text.splitlines()]
+    out.append(f"p cnf {nv} {len(clauses)}")
+    out += [" ".join(map(str, c)) + " 0" if c else "0" for c in clauses]
+    return "\n".join(out) + "\n"
+
+
+def refute(clauses: Sequence[Sequence[int]]) -> tuple[bool, str, float]:
+    """Solve ``clauses`` with proof logging: ``(satisfiable, proof_text, seconds)``."""
+    from pysat.solvers import Solver
+
+    started = time.perf_counter()
+    if any(len(c) == 0 for c in clauses):  # trivially unsatisfiable: the empty clause is the proof
+        return False, "0\n", time.perf_counter() - started
+    with Solver(name=SOLVER, bootstrap_with=[list(c) for c in clauses], with_proof=True) as solver:
+        sat = solver.solve()
+        proof = "" if sat else "\n".join(solver.get_proof()) + "\n"
+    return bool(sat), proof, time.perf_counter() - started
+
+
+def check(cnf_text: str, proof_text: str) -> tuple[bool, str, float]:
+    """``dratify``'s verdict on a DIMACS formula and a DRAT proof: ``(ok, verdict, seconds)``."""
+    from dratify import check_proof, parse_dimacs
+
+    started = time.perf_counter()
+    try:
+        result = check_proof(parse_dimacs(cnf_text), proof_text)
+    except ValueError as exc:  # malformed proof or formula
+        return False, f"REJECTED: {exc}", time.perf_counter() - started
+    verdict = ("VERIFIED: " if result.ok else "REJECTED: ") + result.reason
+    return bool(result.ok), verdict, time.perf_counter() - started
+
+
+def certify_unsat(clauses: Sequence[Sequence[int]], claim: str, comments: Iterable[str] = (),
+                  top: int = 0) -> Certificate:
+    """Prove ``clauses`` unsatisfiable with a DRAT proof and check it; raises
+    :class:`CertificateError` if the formula has a model."""
+    text = dimacs(clauses, comments, top)
+    sat, proof, solve_seconds = refute(clauses)
+    if sat:
+        raise CertificateError(f"cannot certify {claim!r}: the formula is satisfiable")
+    ok, verdict, check_seconds = check(text, proof)
+    return Certificate(claim=claim, cnf=text, proof=proof, verified=ok, verdict=verdict,
+                       solve_seconds=solve_seconds, check_seconds=check_seconds)
