@@ -18,6 +18,7 @@ claim "no better answer" is refuted by CaDiCaL with a DRAT proof, checked by ``d
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -287,6 +288,7 @@ def enumerate_cpsat(board: Board, var: Variant, optimum: int, *, stones: int = S
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    solver.parameters.linearization_level = 2
     solver.solve(model, Collect())
     return _answers(board, found, symmetry, len(found) < limit, time.perf_counter() - started)
 
@@ -410,6 +412,16 @@ def confirmed(board: Board, var: Variant, stones: int) -> Outcome:
 
 
 @lru_cache(maxsize=32)
+def confirmed_by_sat(board: Board, var: Variant, stones: int) -> Outcome:
+    return solve_sat(board, var, stones=stones, symmetry=True)
+
+
+@lru_cache(maxsize=32)
+def confirmed_certificate(board: Board, var: Variant, stones: int, outcome: Outcome) -> Certificate | None:
+    return certify(board, var, outcome, stones)
+
+
+@lru_cache(maxsize=32)
 def confirmed_answers(board: Board, var: Variant, stones: int, optimum: int) -> Answers:
     return enumerate_cpsat(board, var, optimum, stones=stones, symmetry=True)
 
@@ -522,10 +534,31 @@ def _confirm(data: Mapping, board: Board, var: Variant, limit: int, own: Outcome
         else:
             notes.append(f"answer count {answers.total} ({len(answers.representatives)} up to symmetry) "
                          f"confirmed by cp-sat enumeration")
+        if "answers_up_to_symmetry" in data:
+            listed = require(data, "answers_up_to_symmetry", list, where)
+            reps = set(answers.representatives)
+            for k, entry in enumerate(listed):
+                if not isinstance(entry, list):
+                    raise SolutionError(f"{where}: field 'answers_up_to_symmetry' entry {k} must be a list of nodes")
+                nodes = node_list({"answer": entry}, "answer", board, where)
+                if tuple(sorted(set(nodes))) not in reps:
+                    faults.append(f"answers_up_to_symmetry entry {k} is not a canonical optimal answer")
+            if len(listed) != len(reps):
+                faults.append(f"answers_up_to_symmetry lists {len(listed)} answers, there are {len(reps)}")
+    if "sat" in data.get("backends_agreeing", ()):
+        sat = confirmed_by_sat(board, var, limit)
+        if (sat.status, sat.objective) != (own.status, own.objective):
+            faults.append(f"claims the backends agree, but sat ends {sat.status} {sat.objective}, "
+                          f"cp-sat {own.status} {own.objective}")
+        else:
+            notes.append(f"sat agrees: {sat.status} {sat.objective} ({sat.seconds:.2f} s)")
     if data.get("certified"):
-        cert = certify(board, var, own, limit)
+        cert = confirmed_certificate(board, var, limit, own)
+        claimed = data.get("certificate")
         if cert is None or not cert.verified:
             faults.append("claims certified, but the checker's own DRAT proof was not accepted")
+        elif isinstance(claimed, Mapping) and claimed.get("cnf_sha256", cert.cnf_sha256) != cert.cnf_sha256:
+            faults.append("certificate cnf_sha256 does not match the CNF of the claim")
         else:
             notes.append(f"certificate re-derived: {cert.claim}; dratify: {cert.verdict}")
 
@@ -594,7 +627,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
         data["check"] = "valid" if report.valid else "; ".join(report.faults)
         data["check_notes"] = list(report.notes)
         path = out / f"{name}.json"
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        path.write_text(dumps(data), encoding="utf-8")
         for ext in ("svg", "png"):
             save(diagram(data, board), out / f"{name}.{ext}")
         files = [f"{name}.json", f"{name}.svg", f"{name}.png"] + files
@@ -606,6 +639,12 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
                               status=status, backends=", ".join(data["backends_agreeing"]),
                               answers=answers_text, seconds=cp.seconds, files=tuple(files)))
     return rows
+
+
+def dumps(data: Mapping) -> str:
+    """JSON with one indent level per object, lists of node ids kept on one line."""
+    text = json.dumps(data, indent=1)
+    return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
 
 
 def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
@@ -625,3 +664,52 @@ register_puzzle(Puzzle(name="line-cover", title="Line cover (One by One relaxed)
 register_puzzle(Puzzle(name="two-by-two", title="Two by Two", solve=_solve_hook("two-by-two"), check=check,
                        diagram=diagram, results=_results_hook("two-by-two", "two-by-two-strict"),
                        options=SOLVE_OPTIONS + ("strict",), order=12))
+
+
+# ---------------------------------------------------------------------------- exports
+EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat", "graphml")
+
+
+def export_text(board: Board, puzzle: str, fmt: str, *, strict: bool = False, stones=None, symmetry: bool = False,
+                bound: int | None = None) -> str:
+    """The text of ``powertwo export``: the SAT encoding as DIMACS CNF (with ``bound``: the
+    decision "objective at least as good as ``bound``") or as WCNF (hard clauses plus one
+    weight-1 soft clause per objective literal), the CP-SAT model as protobuf text, or the
+    board as GraphML. Symmetry-breaking clauses are left out unless ``symmetry``."""
+    if fmt not in EXPORT_FORMATS:
+        raise SolutionError(f"unknown export format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
+    if fmt == "graphml":
+        return board.to_graphml() + "\n"
+    var = variant(puzzle, strict)
+    limit = stone_limit(stones, board)
+    if fmt == "cpsat":
+        model, _, _ = var.cpsat(board, limit, symmetry)
+        return str(model.proto)
+    from pysat.formula import IDPool
+
+    from .certify import dimacs
+
+    cnf = var.cnf(board, limit, symmetry)
+    pool = IDPool(start_from=cnf.top + 1)
+    goal = ("minimise" if var.sense == "min" else "maximise") + f" the {var.unit}"
+    head = [f"powertwo {var.name} on board {board.name} (at most {limit} stones)",
+            f"objective: {goal} = {cnf.offset} {'+' if cnf.sign > 0 else '-'} (number of true cost literals)",
+            "cost literals: " + " ".join(map(str, cnf.costs)),
+            f"symmetry-breaking clauses: {'included' if symmetry else 'not included'}"]
+    clauses = cnf.hard(symmetry)
+    if fmt == "dimacs" and bound is not None:
+        clauses += [list(c) for c in cost_bound(cnf, cnf.cost(bound), pool)]
+        head.append(f"bound: objective {'at most' if var.sense == 'min' else 'at least'} {bound}")
+    clauses = without_empty(clauses, pool)
+    head += ["variables:"] + [f"{v} {text}" for v, text in sorted(cnf.names.items())]
+    if fmt == "dimacs":
+        return dimacs(clauses, head, top=pool.top)
+    if bound is not None:
+        raise SolutionError("--bound applies to --format dimacs only")
+    top_weight = len(cnf.costs) + 1
+    nv = max([pool.top] + [abs(lit) for c in clauses for lit in c])
+    out = [f"c {line}" for line in head]
+    out.append(f"p wcnf {nv} {len(clauses) + len(cnf.costs)} {top_weight}")
+    out += [f"{top_weight} " + " ".join(map(str, c)) + " 0" for c in clauses]
+    out += [f"1 {-lit} 0" for lit in cnf.costs]
+    return "\n".join(out) + "\n"

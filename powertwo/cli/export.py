@@ -1,3 +1,36 @@
-"""``powertwo export``: (being written)."""
+"""``powertwo export``: the line puzzles' models and the board for other tools."""
 
-from .common import main  # noqa: F401
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import main
+
+
+@main.command("export")
+@click.argument("puzzle")
+@click.option("--format", "fmt", required=True, type=click.Choice(["dimacs", "wcnf", "cpsat", "graphml"]),
+              help="dimacs/wcnf: the SAT encoding (comment header maps variables to nodes and lines); "
+                   "cpsat: the CP-SAT model as protobuf text; graphml: the board.")
+@click.option("-o", "--out", required=True, type=click.Path(dir_okay=False), help="Output FILE.")
+@click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
+@click.option("--strict", is_flag=True, help="two-by-two: every line holds 0 or 2 stones.")
+@click.option("--stones", default=None, help="Stone limit, a number or 'unlimited' (default 32).")
+@click.option("--symmetry/--no-symmetry", default=False, show_default=True,
+              help="Include the lex-leader symmetry-breaking clauses.")
+@click.option("--bound", type=int, default=None,
+              help="dimacs: add 'objective at least as good as BOUND' (optimum - 1 for a minimisation "
+                   "gives the UNSAT formula the certificate refutes).")
+def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: str | None, symmetry: bool,
+           bound: int | None) -> None:
+    """Export PUZZLE's encoding (or the board) to FILE."""
+    from boards import load
+    from solvers.line_puzzles import export_text
+    from solvers.registry import get_puzzle
+
+    get_puzzle(puzzle)  # an unknown puzzle is an error even for graphml
+    text = export_text(load(board), puzzle, fmt, strict=strict, stones=stones, symmetry=symmetry, bound=bound)
+    Path(out).write_text(text, encoding="utf-8")
+    click.echo(f"wrote {out}")
