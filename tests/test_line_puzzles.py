@@ -1,0 +1,333 @@
+"""One by One, the line cover and Two by Two: exact optima by both backends, exact answer
+counts, the encodings against brute force on small boards, and the checker against every
+single-stone mutation of the committed answers."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from boards import from_segments, load
+from models.cards import cost_bound, line_counts, without_empty
+from solvers import line_puzzles as lp
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+BOARD = load("power-of-two")
+
+# (optimum, optimal answers, optimal answers up to symmetry) on the default board, found by the solvers
+EXPECTED = {
+    "one-by-one": (16, 8, 2),
+    "line-cover": (10, 50, 9),
+    "two-by-two": (32, 2, 1),
+    "two-by-two-strict": (32, 2, 1),
+}
+
+
+def small_boards():
+    """Small boards traced from segments: a square with its diagonals, a triangle with its
+    medians, and a noughts-and-crosses grid with diagonals."""
+    square = from_segments([((0, 0), (2, 0)), ((2, 0), (2, 2)), ((2, 2), (0, 2)), ((0, 2), (0, 0)),
+                            ((0, 0), (2, 2)), ((2, 0), (0, 2))], name="square-x")
+    triangle = from_segments([((0, 0), (4, 0)), ((4, 0), (2, 4)), ((2, 4), (0, 0)),
+                              ((0, 0), (3, 2)), ((4, 0), (1, 2)), ((2, 4), (2, 0))], name="triangle")
+    grid = [((0, y), (2, y)) for y in range(3)] + [((x, 0), (x, 2)) for x in range(3)]
+    grid += [((0, 0), (2, 2)), ((2, 0), (0, 2))]
+    tictactoe = from_segments(grid, name="tictactoe")
+    return [square, triangle, tictactoe]
+
+
+SMALL = small_boards()
+
+
+def subsets(board):
+    nodes = list(board.nodes)
+    for r in range(len(nodes) + 1):
+        yield from (frozenset(c) for c in combinations(nodes, r))
+
+
+def rules_hold(var: lp.Variant, counts: list[int]) -> bool:
+    return all(var.line_fault(n) is None for n in counts)
+
+
+# ----------------------------------------------------------------------------- default board
+@pytest.mark.parametrize("name", list(EXPECTED))
+@pytest.mark.parametrize("symmetry", [True, False])
+def test_both_backends_prove_the_optimum(name, symmetry):
+    var = lp.VARIANTS[name]
+    cp = lp.solve_cpsat(BOARD, var, symmetry=symmetry)
+    sat = lp.solve_sat(BOARD, var, symmetry=symmetry)
+    assert (cp.status, cp.objective, cp.bound) == ("optimal", EXPECTED[name][0], EXPECTED[name][0])
+    assert (sat.status, sat.objective, sat.bound) == ("optimal", EXPECTED[name][0], EXPECTED[name][0])
+    for outcome in (cp, sat):
+        counts = line_counts(BOARD, outcome.stones)
+        assert rules_hold(var, counts)
+        assert var.objective(BOARD, outcome.stones) == EXPECTED[name][0]
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_answer_counts_agree_across_backends_and_symmetry(name):
+    var = lp.VARIANTS[name]
+    opt, total, classes = EXPECTED[name]
+    runs = [lp.enumerate_cpsat(BOARD, var, opt), lp.enumerate_sat(BOARD, var, opt),
+            lp.enumerate_sat(BOARD, var, opt, symmetry=False)]
+    for answers in runs:
+        assert answers.complete
+        assert (answers.total, len(answers.representatives)) == (total, classes)
+        assert answers.representatives == runs[0].representatives
+    for rep in runs[0].representatives:
+        assert BOARD.canonical(rep) == rep
+        assert var.objective(BOARD, rep) == opt
+
+
+def test_milp_agrees_with_the_optima():
+    from scipy.optimize import LinearConstraint, milp
+
+    for name, (opt, _, _) in EXPECTED.items():
+        c, a, lower, upper, sign = lp.VARIANTS[name].milp(BOARD, lp.STONES)
+        res = milp(c, constraints=LinearConstraint(a, lower, upper), integrality=[1] * len(c), bounds=(0, 1))
+        assert res.status == 0
+        assert round(sign * res.fun) == opt
+
+
+@pytest.mark.parametrize("name", ["one-by-one", "line-cover", "two-by-two"])
+def test_rc2_solves_the_exported_wcnf_to_the_same_optimum(name):
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    var = lp.VARIANTS[name]
+    text = lp.export_text(BOARD, var.puzzle, "wcnf", strict=var.strict)
+    with RC2(WCNF(from_string=text)) as rc2:
+        rc2.compute()
+        cost = rc2.cost
+    cnf = var.cnf(BOARD, lp.STONES, symmetry=False)
+    assert cnf.objective(cost) == EXPECTED[name][0]
+
+
+def test_time_limit_returns_the_best_answer_as_feasible_with_its_bound(monkeypatch):
+    board = load("epaminondas")
+    var = lp.VARIANTS["two-by-two"]
+    for backend in lp.BACKENDS:
+        result = lp.solve(board, "two-by-two", backend=backend, time_limit=1.0)
+        assert result["status"] == "feasible"
+        assert result["objective"] == var.objective(board, result["stones"]) > 0
+        assert result["bound"] >= result["objective"]
+        assert len(result["stones"]) <= 32
+        monkeypatch.setattr(lp, "CHECK_TIME_LIMIT", 1.0)
+        lp.confirmed.cache_clear()
+        report = lp.check(result, board)
+        assert report.valid, report.faults
+        assert any("bound" in n for n in report.notes)
+    lp.confirmed.cache_clear()
+
+
+def test_solve_with_all_and_proof(tmp_path):
+    proof = tmp_path / "p.drat"
+    result = lp.solve(BOARD, "line-cover", backend="sat", all_solutions=True, proof=str(proof))
+    assert (result["objective"], result["optimal_answers"], result["optimal_answers_up_to_symmetry"]) == (10, 50, 9)
+    assert result["certified"] is True
+    assert result["certificate"]["verdict"].startswith("VERIFIED")
+    assert proof.read_text().strip().endswith("0")
+    result = lp.solve(BOARD, "two-by-two", strict=True, all_solutions=True)
+    assert len(result["lines_with_two"]) == 32 and result["optimal_answers"] == 2
+
+
+def test_stone_limit_option():
+    result = lp.solve(BOARD, "line-cover", stones="9")
+    assert result["status"] == "infeasible" and result["stone_limit"] == 9
+    result = lp.solve(BOARD, "two-by-two", stones="4", backend="sat")
+    assert result["status"] == "optimal"
+    assert result["objective"] == lp.solve(BOARD, "two-by-two", stones=4)["objective"]
+    with pytest.raises(lp.SolutionError, match="give a number or 'unlimited'"):
+        lp.solve(BOARD, "one-by-one", stones="many")
+
+
+# ----------------------------------------------------------------------------- small boards, brute force
+def brute_optimum(board, var, stones=lp.STONES):
+    """Optimum and the set of optimal answers by trying every subset of nodes."""
+    best, found = None, []
+    for s in subsets(board):
+        if len(s) > stones or not rules_hold(var, line_counts(board, s)):
+            continue
+        value = var.objective(board, s)
+        if best is None or var.better(value, best):
+            best, found = value, [s]
+        elif value == best:
+            found.append(s)
+    return best, found
+
+
+@pytest.mark.parametrize("board", SMALL, ids=lambda b: b.name)
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_backends_match_brute_force_on_small_boards(board, name):
+    var = lp.VARIANTS[name]
+    for stones in (lp.STONES, 3):
+        best, found = brute_optimum(board, var, stones)
+        classes = {board.canonical(s) for s in found}
+        for symmetry in (True, False):
+            for solve in (lp.solve_cpsat, lp.solve_sat):
+                outcome = solve(board, var, stones=stones, symmetry=symmetry)
+                if best is None:
+                    assert outcome.status == "infeasible"
+                    continue
+                assert (outcome.status, outcome.objective) == ("optimal", best)
+            if best is None:
+                continue
+            for enum in (lp.enumerate_cpsat, lp.enumerate_sat):
+                answers = enum(board, var, best, stones=stones, symmetry=symmetry)
+                assert answers.total == len(found)
+                assert set(answers.representatives) == classes
+
+
+@pytest.mark.parametrize("board", SMALL, ids=lambda b: b.name)
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_cnf_encoding_against_every_stone_set(board, name):
+    """The CNF (cardinality encodings, stone limit, objective bound, lex-leader clauses) accepts
+    a stone set exactly when the rules do - the DRAT checker trusts this CNF."""
+    var = lp.VARIANTS[name]
+    limit = 3
+    cnf = var.cnf(board, limit, symmetry=True)
+    pool = IDPool(start_from=cnf.top + 1)
+    ys = [-c for c in cnf.costs] if var.puzzle == "two-by-two" else []
+    bounds = {k: without_empty(cost_bound(cnf, k, pool), pool) for k in range(len(cnf.costs) + 1)}
+    with Solver(name="glucose4", bootstrap_with=without_empty(cnf.hard(symmetry=False), pool)) as plain, \
+            Solver(name="glucose4", bootstrap_with=without_empty(cnf.hard(symmetry=True), pool)) as lex:
+        bounded = {}
+        for k, clauses in bounds.items():
+            bounded[k] = Solver(name="glucose4", bootstrap_with=without_empty(cnf.hard(False), pool) + clauses)
+        try:
+            for s in subsets(board):
+                fixed = [cnf.stones[v] if v in s else -cnf.stones[v] for v in board.nodes]
+                counts = line_counts(board, s)
+                legal = len(s) <= limit and rules_hold(var, counts)
+                if ys:  # "y_k" may be true only on lines holding exactly two (strict: must be)
+                    exact = [y if counts[k] == 2 else -y for k, y in enumerate(ys)]
+                    assert plain.solve(assumptions=fixed + exact) == legal
+                    for k, y in enumerate(ys):
+                        if counts[k] != 2:
+                            assert not plain.solve(assumptions=fixed + [y])
+                        elif var.strict:
+                            assert not plain.solve(assumptions=fixed + [-y])
+                    least_cost = len(ys) - sum(1 for n in counts if n == 2)
+                else:
+                    assert plain.solve(assumptions=fixed) == legal
+                    least_cost = len(s)
+                for k, solver in bounded.items():
+                    assert solver.solve(assumptions=fixed) == (legal and least_cost <= k)
+                canonical = tuple(sorted(s)) == board.canonical(s)
+                assert lex.solve(assumptions=fixed) == (legal and canonical)
+        finally:
+            for solver in bounded.values():
+                solver.delete()
+
+
+# ----------------------------------------------------------------------------- committed answers and the checker
+def committed(name):
+    return json.loads((RESULTS / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_committed_answers_are_accepted(name):
+    data = committed(name)
+    assert (data["objective"], data["optimal_answers"], data["optimal_answers_up_to_symmetry"]) == EXPECTED[name]
+    assert data["status"] == "optimal" and data["certified"] is True
+    assert data["backends_agreeing"] == ["cp-sat", "sat"]
+    report = lp.check(data, BOARD)
+    assert report.valid, report.faults
+    assert any(n.startswith(f"optimality confirmed by cp-sat: the optimum is {EXPECTED[name][0]}") for n in report.notes)
+    assert any(n.startswith("certificate re-derived") for n in report.notes)
+
+
+def mutations(stones: frozenset[int]):
+    free = [v for v in BOARD.nodes if v not in stones]
+    for v in sorted(stones):
+        yield f"remove {v}", stones - {v}
+    for v in free:
+        yield f"add {v}", stones | {v}
+    for v in sorted(stones):
+        for w in free:
+            yield f"move {v}->{w}", (stones - {v}) | {w}
+
+
+def still_holds(name: str, data: dict, stones: frozenset[int]) -> bool:
+    """The claims of a mutated file, recomputed independently of the checker."""
+    counts = [sum(1 for v in line if v in stones) for line in BOARD.lines]
+    if name == "one-by-one":
+        rules, value = all(n == 1 for n in counts), len(stones)
+    elif name == "line-cover":
+        rules, value = all(n >= 1 for n in counts), len(stones)
+    else:
+        rules = name == "two-by-two" or all(n in (0, 2) for n in counts)
+        value = sum(1 for n in counts if n == 2)
+        texts = ["-".join(map(str, line)) for line, n in zip(BOARD.lines, counts) if n == 2]
+        rules = rules and sorted(texts) == sorted(data["lines_with_two"])
+    return rules and len(stones) <= 32 and value == data["objective"] == EXPECTED[name][0]
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_checker_rejects_every_breaking_single_stone_mutation(name):
+    data = committed(name)
+    original = frozenset(data["stones"])
+    rejected = accepted = 0
+    for label, stones in mutations(original):
+        mutated = dict(data, stones=sorted(stones))
+        report = lp.check(mutated, BOARD)
+        assert report.valid == still_holds(name, data, stones), (label, report.faults)
+        if report.valid:
+            accepted += 1
+        else:
+            rejected += 1
+            assert report.faults
+    assert rejected > 0
+    # the accepted mutations are exactly the other optimal answers one move away
+    assert accepted <= EXPECTED[name][1] - 1
+
+
+def test_checker_fault_lines_are_exact():
+    data = committed("one-by-one")
+    stones = set(data["stones"])
+    line = next(k for k, ln in enumerate(BOARD.lines) if BOARD.line_text(k) == "60-61-62-63-64")
+    held = [v for v in BOARD.lines[line] if v in stones]
+    extra = next(v for v in BOARD.lines[line] if v not in stones)
+    report = lp.check(dict(data, stones=sorted(stones | {extra})), BOARD)
+    assert "line 60-61-62-63-64 holds 2 stones, needs exactly 1" in report.faults
+    assert "claims objective 16, the stones give 17" in report.faults
+    assert "claims optimal, but cp-sat proves the optimum is 16 (the stones give 17)" in report.faults
+    assert len(held) == 1
+    report = lp.check(dict(data, objective=15, bound=17), BOARD)
+    assert report.faults == ("claims objective 15, the stones give 16",
+                             "claims lower bound 17, but cp-sat finds an answer with objective 16")
+    report = lp.check(dict(data, optimal_answers=9), BOARD)
+    assert report.faults == ("claims 9 optimal answers, there are 8",)
+    report = lp.check(dict(data, stones=data["stones"] + [data["stones"][0]]), BOARD)
+    assert f"node {data['stones'][0]} is listed 2 times" in report.faults
+    cover = committed("line-cover")
+    report = lp.check(dict(cover, stones=cover["stones"][1:], objective=9, status="feasible", bound=None,
+                           optimal_answers=50), BOARD)
+    assert any(f.endswith("holds 0 stones, needs at least 1") for f in report.faults)
+    strict = committed("two-by-two-strict")
+    report = lp.check(dict(strict, stones=strict["stones"][1:]), BOARD)
+    assert any(f.endswith("holds 1 stone, needs 0 or 2") for f in report.faults)
+    assert any("missing from lines_with_two" in f or "lines_with_two lists line" in f for f in report.faults)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"puzzle": "one-by-one"}, "one-by-one solution: missing field 'stones'"),
+    ({"puzzle": "one-by-one", "stones": [1, 65]}, "one-by-one solution: node 65 does not exist on board power-of-two"),
+    ({"puzzle": "one-by-one", "stones": ["a"]}, "one-by-one solution: field 'stones': 'a' is not a node id"),
+    ({"puzzle": "one-by-one", "stones": [], "objective": "3"},
+     "one-by-one solution: field 'objective' must be an integer or null"),
+    ({"puzzle": "one-by-one", "stones": [], "status": "great"},
+     "one-by-one solution: field 'status' must be one of optimal, feasible, infeasible, unknown"),
+    ({"puzzle": "one-by-one", "stones": [], "strict": True}, "puzzle one-by-one does not take --strict"),
+    ({"puzzle": "two-by-two", "stones": [], "lines_with_two": ["1-2"]},
+     "two-by-two solution: field 'lines_with_two': '1-2' is not a line of board power-of-two"),
+])
+def test_malformed_solutions_raise_one_line_errors(data, message):
+    with pytest.raises(lp.SolutionError) as err:
+        lp.check(data, BOARD)
+    assert str(err.value) == message
