@@ -10,7 +10,7 @@ solution file that it can recompute: it replays the record, and re-proves the cl
 
 from __future__ import annotations
 
-import threading
+import math
 import time
 from pathlib import Path
 from typing import Any, Mapping
@@ -30,6 +30,7 @@ PUZZLE = "thats-my-line"
 GAME = "thats-my-line"
 BACKENDS = ("cp-sat", "sat")
 SAT_SOLVER = "cadical195"
+CONFLICT_SLICE = 20_000
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker spends re-proving a claimed bound before it gives up (and says so)."""
 
@@ -61,29 +62,28 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
         solver.parameters.max_time_in_seconds = time_limit
     code = solver.solve(cm.model)
     name = solver.status_name(code)
+    bound = trivial_bound(board, supply)
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
+        bound = min(bound, math.floor(solver.best_objective_bound + 1e-9))
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return {"status": "unknown", "final": None, "bound": int(solver.best_objective_bound)
-                if code == cp_model.UNKNOWN else trivial_bound(board, supply), "solver_status": name}
+        return {"status": "unknown" if code == cp_model.UNKNOWN else name.lower(), "final": None,
+                "bound": bound, "solver_status": name}
     final = final_from_values(board, lambda n: solver.boolean_value(cm.variables[n]))
     return {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
-            "bound": int(round(solver.best_objective_bound)), "solver_status": name}
+            "bound": bound, "solver_status": name}
 
 
 def _sat_call(solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """One SAT call; ``None`` when the deadline passes first."""
+    """One SAT call; ``None`` when the deadline passes first. CaDiCaL cannot be interrupted, so
+    a timed call runs in slices of :data:`CONFLICT_SLICE` conflicts (learnt clauses are kept)."""
     if deadline is None:
         return solver.solve(assumptions=assumptions)
-    left = deadline - time.perf_counter()
-    if left <= 0:
-        return None
-    timer = threading.Timer(left, solver.interrupt)
-    timer.start()
-    try:
-        answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    finally:
-        timer.cancel()
-    solver.clear_interrupt()
-    return answer
+    while time.perf_counter() < deadline:
+        solver.conf_budget(CONFLICT_SLICE)
+        answer = solver.solve_limited(assumptions=assumptions)
+        if answer is not None:
+            return answer
+    return None
 
 
 def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:

@@ -1,0 +1,325 @@
+"""That's My Line solitaire (RULES.md 5, issue 5): the exact models against an exhaustive game
+search on small boards, the proven maxima on the Power of Two board with both backends, the
+game records replayed by the referee, the checker against broken records, the CLI."""
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boards import Board, load
+from models.thats_my_line import FinalPosition, cp_sat_model, final_from_values, sat_model
+from powertwo.cli.common import main
+from rules import get_game, validate_record
+from solvers.registry import SolutionError, get_puzzle
+from solvers.thats_my_line import check, diagram, solve
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+BOARD = load("power-of-two")
+
+
+# ------------------------------------------------------------------ small boards
+def grid(n: int, diagonals: bool) -> Board:
+    coords = tuple((Fraction(i), Fraction(j)) for j in range(n) for i in range(n))
+    at = lambda i, j: j * n + i + 1  # noqa: E731
+    lines = [tuple(at(i, j) for i in range(n)) for j in range(n)] + [tuple(at(i, j) for j in range(n)) for i in range(n)]
+    if diagonals:
+        lines += [tuple(at(i, i) for i in range(n)), tuple(at(i, n - 1 - i) for i in range(n))]
+    return Board(f"grid-{n}{'x' if diagonals else ''}", coords, tuple(lines))
+
+
+def random_board(seed: int) -> Board:
+    """A small irregular line system (the model never uses geometry, only the lines)."""
+    rng = random.Random(seed)
+    n = rng.randint(7, 11)
+    lines: set = set()
+    want = rng.randint(5, 9)
+    while len(lines) < want:
+        lines.add(tuple(rng.sample(range(1, n + 1), rng.randint(2, 4))))
+    return Board(f"random-{seed}", tuple((Fraction(i), Fraction(i * i)) for i in range(n)), tuple(sorted(lines)))
+
+
+def game_finals(board: Board, stones) -> set:
+    """Every final position of every legal game, by walking the referee's game tree."""
+    game = get_game("thats-my-line", board, stones=stones)
+    seen, finals = set(), set()
+    todo = [game.start()]
+    while todo:
+        state = todo.pop()
+        key = (state.light, state.dark, state.to_move)
+        if key in seen:
+            continue
+        seen.add(key)
+        if game.outcome(state) is not None:
+            finals.add((state.light, state.dark))
+            continue
+        todo.extend(game.apply(state, move) for move in game.legal_moves(state))
+    return finals
+
+
+def model_finals(board: Board, supply) -> set:
+    """Every (Light, Dark) stone set the SAT model admits (no symmetry breaking)."""
+    from pysat.solvers import Solver
+
+    sm = sat_model(board, supply, symmetry=False)
+    x = {v: sm.vpool.id(f"x_{v}") for v in board.nodes}
+    y = {v: sm.vpool.id(f"y_{v}") for v in board.nodes}
+    out = set()
+    with Solver(name="cadical195", bootstrap_with=sm.clauses) as solver:
+        while solver.solve():
+            true = {lit for lit in solver.get_model() if lit > 0}
+            light = frozenset(v for v in board.nodes if x[v] in true)
+            dark = frozenset(v for v in board.nodes if y[v] in true)
+            out.add((light, dark))
+            solver.add_clause([-x[v] if v in light else x[v] for v in board.nodes]
+                              + [-y[v] if v in dark else y[v] for v in board.nodes])
+    return out
+
+
+SMALL = [grid(3, True), grid(3, False), grid(4, True)]
+
+
+@pytest.mark.parametrize("stones", [1, 2, 3, "unlimited"])
+@pytest.mark.parametrize("board", SMALL, ids=lambda b: b.name)
+def test_model_final_positions_are_exactly_those_of_legal_games(board, stones):
+    supply = None if stones == "unlimited" else stones
+    finals = game_finals(board, stones)
+    assert model_finals(board, supply) == finals
+
+
+def test_model_exact_on_random_line_systems():
+    for seed in range(30):
+        board = random_board(seed)
+        for stones in (2, "unlimited"):
+            supply = None if stones == "unlimited" else stones
+            assert model_finals(board, supply) == game_finals(board, stones), (seed, stones)
+
+
+def test_condition_c_cuts_positions_that_satisfy_a_and_b():
+    # 3x3 with diagonals (1 2 3 / 4 5 6 / 7 8 9), unlimited: Light 2, Dark 4 6 7 9. No line
+    # holds both colours and every free node (1 3 5 8) is closed to both sides, but Dark has
+    # more stones, so Light passed first after one stone each; no single Dark stone closes
+    # every other node to Light (7 leaves 6 open, 4 leaves 6, 9 leaves 4, 6 leaves 4).
+    board = grid(3, True)
+    position = (frozenset({2}), frozenset({4, 6, 7, 9}))
+    assert position not in game_finals(board, "unlimited")
+    assert position not in model_finals(board, None)
+    # so is the board full of Dark stones: Light moves first and could place
+    assert (frozenset(), frozenset(board.nodes)) not in model_finals(board, None)
+    # the largest legal finals fill the board: Light takes the centre, Dark is shut out at once
+    finals = game_finals(board, "unlimited")
+    assert max(len(a) + len(b) for a, b in finals) == 9
+    assert (frozenset(board.nodes), frozenset()) in finals
+
+
+@pytest.mark.parametrize("symmetry", [True, False])
+@pytest.mark.parametrize("stones,best", [(1, 2), (2, 4), (3, 6), ("unlimited", 8)])
+def test_both_backends_reach_the_search_maximum_on_a_small_board(stones, best, symmetry):
+    board = grid(4, True)
+    assert max(len(a) + len(b) for a, b in game_finals(board, stones)) == best
+    for backend in ("cp-sat", "sat"):
+        result = solve(board, backend=backend, stones=stones, symmetry=symmetry)
+        assert (result["status"], result["objective"], result["bound"]) == ("optimal", best, best)
+
+
+def test_placing_order_passes_only_after_the_first_pass():
+    final = FinalPosition(frozenset({26, 32}), frozenset({1, 2, 3, 4}), first_pass=0, early=frozenset({1, 2}))
+    assert final.placing_order() == [(0, 26), (1, 1), (0, 32), (1, 2), (0, None), (1, 3), (0, None), (1, 4)]
+    final = FinalPosition(frozenset({5, 6, 7}), frozenset(), first_pass=1, early=frozenset({6}))
+    assert final.placing_order() == [(0, 6), (1, None), (0, 5), (1, None), (0, 7)]
+    final = FinalPosition(frozenset({5}), frozenset({6, 7}), first_pass=0, early=frozenset({6}))
+    assert final.placing_order() == [(0, 5), (1, 6), (0, None), (1, 7)]
+
+
+# ------------------------------------------------------------------ the Power of Two board
+@pytest.mark.parametrize("stones,best", [(16, 32), ("unlimited", 52)])
+@pytest.mark.parametrize("backend", ["cp-sat", "sat"])
+def test_proven_maximum_with_a_legal_game(backend, stones, best):
+    result = solve(BOARD, backend=backend, stones=stones)
+    assert (result["status"], result["objective"], result["bound"]) == ("optimal", best, best)
+    record = {"game": "thats-my-line", "options": {"stones": stones}, "moves": result["record"]}
+    replay = validate_record(record)
+    assert replay.outcome is not None
+    assert len(replay.final.light) + len(replay.final.dark) == best
+    assert sorted(replay.final.light) == result["light"] and sorted(replay.final.dark) == result["dark"]
+    assert result["passes"] == result["record"].count("pass")
+    assert check(result, BOARD, prove_bound=False).valid
+
+
+def test_unlimited_optimum_splits_4_48_or_48_4():
+    from solvers.thats_my_line import optimal_splits
+
+    assert optimal_splits(BOARD, None, 52) == [(4, 48), (48, 4)]
+
+
+def test_cp_sat_feasibility_form_agrees_on_the_bound():
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    for stones, best in ((16, 32),):
+        above = cp_sat_model(BOARD, stones, at_least=best + 1)
+        assert solver.solve(above.model) == cp_model.INFEASIBLE
+        at = cp_sat_model(BOARD, stones, at_least=best)
+        assert solver.solve(at.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)  # no objective: OPTIMAL
+        final = final_from_values(BOARD, lambda n: solver.boolean_value(at.variables[n]))
+        assert final.total == best
+
+
+@pytest.mark.parametrize("stones,best,split", [(16, 32, (16, 16)), ("unlimited", 52, None)])
+def test_committed_results_replay_and_check(stones, best, split):
+    data = json.loads((RESULTS / f"thats-my-line-{stones}.json").read_text())
+    assert (data["objective"], data["bound"], data["status"]) == (best, best, "optimal")
+    assert {b: p["objective"] for b, p in data["proofs"].items()} == {"cp-sat": best, "sat": best}
+    assert all(p["status"] == "optimal" for p in data["proofs"].values())
+    report = check(data, BOARD)  # replays the record and re-proves the bound with SAT
+    assert report.valid, report.faults
+    assert f"bound {best} re-proven by sat: no legal game ends with {best + 1} stones" in report.notes
+    if split:
+        assert (data["light_count"], data["dark_count"]) == split
+    else:
+        assert sorted((s["light"], s["dark"]) for s in data["optimal_splits"]) == [(4, 48), (48, 4)]
+    for ext in ("svg", "png"):
+        assert (RESULTS / f"thats-my-line-{stones}.{ext}").stat().st_size > 1000
+
+
+# ------------------------------------------------------------------ the checker
+LIGHT = [26, 32, 33, 39]
+DARK_FIRST = [1, 5, 60, 64]
+DARK_REST = [2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 28, 29, 36, 37, 41, 42,
+             43, 44, 45, 46, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63]
+
+
+def a_52_stone_game() -> dict:
+    """A hand-written optimal unlimited game: 4 Light stones on the inner square, 48 Dark."""
+    moves = []
+    for a, b in zip(LIGHT, DARK_FIRST):
+        moves += [str(a), str(b)]
+    for v in DARK_REST:
+        moves += ["pass", str(v)]
+    return {"puzzle": "thats-my-line", "board": "power-of-two", "stones": "unlimited", "status": "optimal",
+            "objective": 52, "bound": 52, "light": LIGHT, "dark": sorted(DARK_FIRST + DARK_REST), "record": moves}
+
+
+def test_checker_accepts_the_hand_written_game():
+    report = check(a_52_stone_game(), BOARD)
+    assert report.faults == ()
+    assert report.notes == (
+        "the record replays to a finished game: neither can place; Dark placed more (4 to 48 stones)",
+        "bound 52 re-proven by sat: no legal game ends with 53 stones",
+        "optimality of 52 stones confirmed",
+    )
+
+
+def test_checker_rejects_a_placement_on_a_closed_node():
+    data = a_52_stone_game()
+    data["record"][2] = "2"  # Light's second stone on the top edge, which Dark's stone on 1 holds
+    assert check(data, BOARD).faults == (
+        "move 3 (Light) 2: node 2 lies on line 1-2-3-4-5, which holds a Dark stone on 1",)
+
+
+def test_checker_rejects_a_pass_when_a_placement_was_possible():
+    data = a_52_stone_game()
+    data["record"][1] = "pass"
+    assert check(data, BOARD).faults == (
+        "move 2 (Dark) pass: a player who can place must place (pass only when no placement is possible)",)
+
+
+def test_checker_rejects_a_record_that_stops_before_the_game_is_over():
+    data = a_52_stone_game()
+    data["record"] = data["record"][:-2]
+    data["dark"].remove(63)
+    data["objective"] = data["bound"] = 51
+    assert check(data, BOARD).faults == (
+        "the record stops after move 94 before the game is over: Dark can still place on 63",)
+
+
+def test_checker_rejects_a_wrong_claimed_total():
+    data = a_52_stone_game()
+    data["objective"] = 53
+    data["bound"] = 53
+    assert check(data, BOARD).faults == ("claimed objective 53, but the game ends after move 96 with 52 stones",)
+
+
+def test_checker_rejects_a_bound_below_a_legal_game():
+    data = a_52_stone_game()
+    data["objective"], data["bound"], data["status"] = 51, 51, "feasible"
+    data["record"] = data["record"][:-2] + ["pass", "63"]  # still the 52-stone game
+    report = check(data, BOARD)
+    assert report.faults[0] == "claimed objective 51, but the game ends after move 96 with 52 stones"
+
+
+def test_checker_rejects_a_wrong_bound_claim():
+    data = a_52_stone_game()
+    data["status"], data["bound"] = "feasible", 51
+    assert check(data, BOARD).faults == ("claimed bound 51 is wrong: a legal game ends with 52 stones",)
+
+
+def test_checker_names_malformed_fields():
+    data = a_52_stone_game()
+    del data["record"]
+    with pytest.raises(SolutionError, match="^thats-my-line: missing field 'record'$"):
+        check(data, BOARD)
+    data = a_52_stone_game()
+    data["stones"] = "many"
+    with pytest.raises(SolutionError, match="--stones must be a number >= 0 or 'unlimited', not 'many'"):
+        check(data, BOARD)
+
+
+def test_diagram_numbers_the_stones_in_placing_order():
+    fig = diagram(a_52_stone_game(), BOARD)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert sorted(int(t) for t in texts) == list(range(1, 53))
+    first = [t for t in fig.axes[0].texts if t.get_text() == "1"][0]
+    assert tuple(first.get_position()) == tuple(float(c) for c in BOARD.coord(26))
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------ CLI
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_solve_check_draw(tmp_path):
+    out = tmp_path / "tml.json"
+    res = run("solve", "thats-my-line", "--stones", "16", "--backend", "sat", "--json", "--out", str(out))
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert (data["puzzle"], data["stones"], data["backend"], data["objective"], data["bound"]) == (
+        "thats-my-line", 16, "sat", 32, 32)
+    res = run("check", str(out))
+    assert res.exit_code == 0
+    assert res.output.splitlines()[:2] == ["valid", "the record replays to a finished game: neither can place; "
+                                           "equal counts (16 to 16 stones), Dark placed last"]
+    res = run("draw", str(out), "-o", str(tmp_path / "tml.svg"))
+    assert res.exit_code == 0 and (tmp_path / "tml.svg").read_text().startswith("<?xml")
+
+
+def test_cli_check_reports_the_bad_move(tmp_path):
+    data = a_52_stone_game()
+    data["record"][0] = "pass"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    res = run("check", str(path))
+    assert res.exit_code == 1
+    assert res.output == ("move 1 (Light) pass: a player who can place must place "
+                          "(pass only when no placement is possible)\n")
+
+
+def test_cli_bad_options_are_one_line_errors():
+    res = run("solve", "thats-my-line", "--stones", "lots")
+    assert res.exit_code == 2
+    assert "--stones must be a number >= 0 or 'unlimited', not 'lots'" in res.output
+    res = run("solve", "thats-my-line", "--backend", "brute")
+    assert res.exit_code == 2
+    assert "unknown backend 'brute' (known: cp-sat, sat)" in res.output
+
+
+def test_registered_with_its_options():
+    p = get_puzzle("thats-my-line")
+    assert p.options == ("backend", "time_limit", "stones", "symmetry")
