@@ -1,1 +1,89 @@
-"""(being written)."""
+"""Epaminondas as written in RULES.md §8, by coordinates, for cross-checking :mod:`rules.epaminondas`.
+
+Every own piece is tried as a tail against every other square; the move is
+judged on (file, rank) coordinates read from the square names, without the
+board's rays.
+"""
+
+from __future__ import annotations
+
+from rules.epaminondas import PhalanxMove
+
+
+def _xy(game, node) -> tuple[int, int]:
+    label = game.board.label(node)
+    return ord(label[0]) - ord("a"), int(label[1:])
+
+
+_LAST: list = [None, None, None]  # the last state asked about, its owner map, whether it is won
+
+
+def _owners(game, state) -> dict[tuple[int, int], int]:
+    if _LAST[0] is not state:
+        _LAST[0], _LAST[2], _LAST[1] = state, None, {_xy(game, v): p for p in (0, 1) for v in state.pieces[p]}
+    return _LAST[1]
+
+
+def candidates(game, state):
+    """Every (own piece, other square) pair."""
+    for tail in sorted(state.pieces[state.to_move]):
+        for dest in game.board.nodes:
+            if dest != tail:
+                yield PhalanxMove(tail, dest)
+
+
+def home_row_win(game, state) -> bool:
+    """The player to move has more pieces on the far home row than the opponent on theirs."""
+    me = state.to_move
+    top = max(int(lab[1:]) for lab in game.board.labels)
+    mine_there = sum(1 for v in state.pieces[me] if _xy(game, v)[1] == (top if me == 0 else 1))
+    theirs_here = sum(1 for v in state.pieces[1 - me] if _xy(game, v)[1] == (1 if me == 0 else top))
+    return mine_there > theirs_here
+
+
+def check(game, state, move) -> str | None:
+    # a player without pieces or moves has lost; then no move is legal either, so the
+    # move's own check already refuses it: only the home-row win needs asking first
+    if _LAST[0] is not state or _LAST[2] is None:
+        _owners(game, state)
+        _LAST[2] = home_row_win(game, state)
+    if _LAST[2]:
+        return "the game is over"
+    return _check_move(game, state, move)
+
+
+def _check_move(game, state, move) -> str | None:
+    owner = _owners(game, state)
+    me = state.to_move
+    tx, ty = _xy(game, move.tail)
+    dx, dy = _xy(game, move.dest)
+    if owner.get((tx, ty)) != me:
+        return "no own piece on the tail square"
+    vx, vy = dx - tx, dy - ty
+    if not (vx == 0 or vy == 0 or abs(vx) == abs(vy)):
+        return "not along a line"
+    ux, uy = (vx > 0) - (vx < 0), (vy > 0) - (vy < 0)
+    distance = max(abs(vx), abs(vy))
+    n = 0
+    while owner.get((tx + n * ux, ty + n * uy)) == me:
+        n += 1
+    head = (tx + (n - 1) * ux, ty + (n - 1) * uy)
+    steps = distance - (n - 1)
+    if steps < 1 or steps > n:
+        return "wrong distance for this phalanx"
+    for k in range(1, steps):
+        if (head[0] + k * ux, head[1] + k * uy) in owner:
+            return "passes over a piece"
+    last = owner.get((dx, dy))
+    if last is None:
+        return None
+    if last == me:
+        return "ends on an own piece"
+    if n < 2:
+        return "single piece captures"
+    run = 0
+    while owner.get((dx + run * ux, dy + run * uy)) == 1 - me:
+        run += 1
+    if run >= n:
+        return "not stronger"
+    return None
