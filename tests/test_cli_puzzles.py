@@ -1,0 +1,145 @@
+"""``powertwo solve|check|draw|export`` on the line puzzles, through the click CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from powertwo.cli import main
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+def test_solve_json_and_check_round_trip(tmp_path):
+    out = tmp_path / "obo.json"
+    res = run("solve", "one-by-one", "--json", "--out", out)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert (data["status"], data["objective"], data["bound"], data["backend"]) == ("optimal", 16, 16, "cp-sat")
+    assert json.loads(out.read_text())["stones"] == data["stones"]
+    res = run("check", out)
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert lines[0] == "valid"
+    assert "optimality confirmed by cp-sat: the optimum is 16" in lines[1]
+
+
+def test_solve_sat_all_and_proof(tmp_path):
+    proof = tmp_path / "cover.drat"
+    res = run("solve", "line-cover", "--backend", "sat", "--all", "--proof", proof, "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert (data["objective"], data["optimal_answers"], data["optimal_answers_up_to_symmetry"]) == (10, 50, 9)
+    assert data["certified"] is True and proof.stat().st_size > 0
+
+
+def test_two_by_two_strict_summary():
+    res = run("solve", "two-by-two", "--strict", "--backend", "sat")
+    assert res.exit_code == 0, res.output
+    assert "objective: 32" in res.stdout and "strict: True" in res.stdout
+
+
+@pytest.mark.parametrize("name", ["one-by-one", "line-cover", "two-by-two", "two-by-two-strict"])
+def test_committed_files_check_and_draw(name, tmp_path):
+    res = run("check", RESULTS / f"{name}.json")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("valid\n")
+    assert "certificate re-derived" in res.stdout
+    res = run("draw", RESULTS / f"{name}.json", "-o", tmp_path / "d.svg")
+    assert res.exit_code == 0
+    assert (tmp_path / "d.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_faulty_answer_exits_1_with_one_line_per_fault(tmp_path):
+    data = json.loads((RESULTS / "one-by-one.json").read_text())
+    bad = {"puzzle": "one-by-one", "board": "power-of-two", "stones": sorted(set(data["stones"]) | {61}),
+           "objective": 16}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    res = run("check", path)
+    assert res.exit_code == 1
+    assert res.stdout.splitlines() == [
+        "line 45-52-56-58-61 holds 2 stones, needs exactly 1",
+        "line 60-61-62-63-64 holds 2 stones, needs exactly 1",
+        "claims objective 16, the stones give 17",
+    ]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not valid JSON (line 1, column 2"),
+    ('{"puzzle": "one-by-tree", "stones": []}', "unknown puzzle 'one-by-tree'"),
+    ('{"puzzle": "one-by-one", "stones": [1, 65]}', "one-by-one solution: node 65 does not exist on board power-of-two"),
+    ('{"puzzle": "two-by-two"}', "two-by-two solution: missing field 'stones'"),
+    ('{"puzzle": "line-cover", "stones": [1], "board": "no-such-board"}', "field 'board'"),
+])
+def test_malformed_files_exit_2_with_one_line(tmp_path, content, message):
+    path = tmp_path / "f.json"
+    path.write_text(content)
+    res = run("check", path)
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert message in res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_solve_option_errors():
+    res = run("solve", "one-by-one", "--strict")
+    assert res.exit_code == 2 and "puzzle one-by-one does not take --strict" in res.stderr
+    res = run("solve", "one-by-one", "--proof", "x.drat")
+    assert res.exit_code == 2 and "--proof needs --backend sat" in res.stderr
+    res = run("solve", "one-by-one", "--backend", "gurobi")
+    assert res.exit_code == 2 and "unknown backend 'gurobi'" in res.stderr
+
+
+def test_export_dimacs_bound_is_the_unsat_certificate_formula(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    for bound, expect in ((9, False), (10, True)):
+        path = tmp_path / f"cover{bound}.cnf"
+        res = run("export", "line-cover", "--format", "dimacs", "--bound", bound, "-o", path)
+        assert res.exit_code == 0, res.output
+        text = path.read_text()
+        assert "c 17 x_17: stone on node 17" in text
+        with Solver(name="glucose4", bootstrap_with=CNF(from_string=text).clauses) as s:
+            assert s.solve() is expect
+
+    def body(text):
+        return [line for line in text.splitlines() if not line.startswith("c")]
+
+    # the same clauses as the committed certificate's CNF
+    assert body((tmp_path / "cover9.cnf").read_text()) == body((RESULTS / "line-cover.cnf").read_text())
+
+
+def test_export_wcnf_cpsat_graphml(tmp_path):
+    from google.protobuf import text_format
+    from ortools.sat import cp_model_pb2
+    from ortools.sat.python import cp_model
+
+    res = run("export", "two-by-two", "--strict", "--format", "wcnf", "-o", tmp_path / "t.wcnf")
+    assert res.exit_code == 0
+    text = (tmp_path / "t.wcnf").read_text()
+    assert "p wcnf" in text and "c 65 y_0: line" in text
+    res = run("export", "one-by-one", "--format", "cpsat", "-o", tmp_path / "m.pbtxt")
+    assert res.exit_code == 0
+    text = (tmp_path / "m.pbtxt").read_text()
+    proto = text_format.Parse(text, cp_model_pb2.CpModelProto())  # standard protobuf text format
+    assert len(proto.variables) == 64 and proto.HasField("objective")
+    model = cp_model.CpModel()
+    model.proto.parse_text_format(text)
+    solver = cp_model.CpSolver()
+    assert solver.solve(model) == cp_model.OPTIMAL and round(solver.objective_value) == 16
+    res = run("export", "one-by-one", "--format", "graphml", "-o", tmp_path / "b.graphml")
+    assert res.exit_code == 0
+    g = nx.read_graphml(tmp_path / "b.graphml")
+    assert g.number_of_nodes() == 64
+    res = run("export", "jump-start", "--format", "dimacs", "-o", tmp_path / "x.cnf")
+    assert res.exit_code == 2 and "unknown puzzle 'jump-start'" in res.stderr
