@@ -167,6 +167,14 @@ class Game:
         Returns plain data; the caller imports the drawing module."""
         raise NotImplementedError
 
+    start_names: ClassVar[tuple[str, ...]] = ()
+    """Named start positions that need no further arguments (for listings and tests)."""
+
+    def notes(self, state) -> list[str]:
+        """Optional *hook*: remarks on a position that are no part of the outcome
+        (David and Goliath's separation report). Default: none."""
+        return []
+
     # ------------------------------------------------------------ shared
     def player_name(self, player: Player) -> str:
         return self.player_names[player]
@@ -338,3 +346,65 @@ def validate_record(data: Any, where: str = "record") -> RecordResult:
         states.append(state)
         moves.append(move)
     return RecordResult(game, tuple(states), tuple(moves), game.outcome(state))
+
+
+# ---------------------------------------------------------------- helpers for game modules
+PLAYER_KEYS: tuple[str, str] = ("light", "dark")
+"""How players are written in position JSON (``"to_move": "light"``)."""
+
+
+def player_to_json(player: Player) -> str:
+    return PLAYER_KEYS[player]
+
+
+def player_from_json(value: Any, where: str) -> Player:
+    """``"light"``/``"dark"`` (or 0/1) to a player; :class:`RecordError` naming ``where`` otherwise."""
+    if isinstance(value, str) and value.lower() in PLAYER_KEYS:
+        return PLAYER_KEYS.index(value.lower())
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return value
+    raise RecordError(f"{where}: must be 'light' or 'dark', not {value!r}")
+
+
+def node_from_json(board: Board, value: Any, where: str) -> int:
+    """One node of a position file (id or label); :class:`RecordError` naming ``where`` otherwise."""
+    if not isinstance(value, (int, str)) or isinstance(value, bool):
+        raise RecordError(f"{where}: {value!r} is not a node")
+    try:
+        return board.node(value)
+    except BoardError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
+    """A list of distinct nodes of a position file; :class:`RecordError` naming ``where`` otherwise."""
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: must be a list of nodes")
+    nodes = [node_from_json(board, v, where) for v in value]
+    if len(set(nodes)) != len(nodes):
+        dup = next(v for v in nodes if nodes.count(v) > 1)
+        raise RecordError(f"{where}: node {board.label(dup)} is listed twice")
+    return frozenset(nodes)
+
+
+def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise RecordError(f"{where}: must be an integer {span}, not {value!r}")
+    return value
+
+
+def check_position_game(game: Game, data: Any) -> None:
+    """A position object must be a JSON object; its optional ``"game"`` must name ``game``."""
+    if not isinstance(data, Mapping):
+        raise RecordError(f"position: must be a JSON object, not {type(data).__name__}")
+    if "game" in data and data["game"] != game.name:
+        raise RecordError(f"position: field 'game' is {data['game']!r}, expected {game.name!r}")
+
+
+def node_from_text(board: Board, text: str) -> int:
+    """A node written in a move; :class:`InvalidMoveError` for an unknown node."""
+    try:
+        return board.node(text)
+    except BoardError:
+        raise InvalidMoveError(f"unknown node {text!r}") from None

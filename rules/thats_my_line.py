@@ -1,1 +1,264 @@
-"""(being written: registers its game when done)."""
+"""That's My Line (RULES.md section 4): claim lines by placing stones.
+
+The board starts empty; Light starts. A turn places one own stone on a free node
+that lies on no line holding an opponent stone. A player who cannot place
+(no such node, or no stone left in the supply) must pass; a player who can place
+must place. The game ends when neither can place: more stones placed wins, and
+on equal counts the player who placed last wins.
+
+**Decision (RULES.md):** the supply is the option ``stones``: an int (default 16)
+or ``"unlimited"``. Notation: the node (id or label), or ``pass``.
+
+The fast generator works on bitmasks: ``line_mates[v]`` is every node sharing a
+line with ``v`` (``v`` included), so the nodes closed to a player are the union
+of the line mates of the opponent's stones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterator, Mapping
+
+from boards import NodeId
+
+from .base import (
+    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
+    node_from_text, nodes_from_json, player_from_json, player_to_json, register,
+)
+
+UNLIMITED = "unlimited"
+
+
+@dataclass(frozen=True)
+class TMLState:
+    """A position: each side's stones, whose turn, moves made, who placed last (``None``: nobody yet)."""
+
+    light: frozenset[NodeId]
+    dark: frozenset[NodeId]
+    to_move: Player = 0
+    ply: int = 0
+    last_placer: Player | None = None
+
+    def stones(self, player: Player) -> frozenset[NodeId]:
+        return self.dark if player else self.light
+
+    @property
+    def occupied(self) -> frozenset[NodeId]:
+        return self.light | self.dark
+
+
+@dataclass(frozen=True)
+class Place:
+    """Place one stone of the mover on ``node``."""
+
+    node: NodeId
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The forced pass of a player who cannot place."""
+
+
+PASS = Pass()
+TMLMove = Place | Pass
+
+
+def stones_option(value: Any) -> int | None:
+    """The supply option as a number of stones, ``None`` for unlimited; ValueError otherwise."""
+    if value == UNLIMITED or value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {value!r}")
+
+
+@register
+class ThatsMyLine(Game):
+    name = "thats-my-line"
+    title = "That's My Line"
+    board_name = "power-of-two"
+    default_start = "empty"
+    start_names = ("empty",)
+    options_spec = (
+        Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)"),
+    )
+    notation_help = "a node id (e.g. 17) places a stone there; 'pass' when the mover cannot place"
+
+    def __init__(self, board=None, **options: Any):
+        super().__init__(board, **options)
+        self.supply: int | None = stones_option(self.options["stones"])
+        self.options["stones"] = UNLIMITED if self.supply is None else self.supply
+
+    # ------------------------------------------------------------ geometry
+    @cached_property
+    def line_mates(self) -> dict[NodeId, int]:
+        """Bitmask (bit ``v``) of every node sharing a line with each node, the node included."""
+        out = {v: 1 << v for v in self.board.nodes}
+        for line in self.board.lines:
+            mask = 0
+            for v in line:
+                mask |= 1 << v
+            for v in line:
+                out[v] |= mask
+        return out
+
+    @cached_property
+    def all_nodes(self) -> int:
+        return sum(1 << v for v in self.board.nodes)
+
+    # ------------------------------------------------------------ rules
+    def start(self, start: str | None = None, **kwargs: Any) -> TMLState:
+        name = start or self.default_start
+        if name != "empty":
+            raise RecordError(f"game {self.name}: unknown start {name!r} (known: empty)")
+        return TMLState(frozenset(), frozenset())
+
+    def has_supply(self, state: TMLState, player: Player) -> bool:
+        return self.supply is None or len(state.stones(player)) < self.supply
+
+    def open_mask(self, state: TMLState, player: Player) -> int:
+        """Bitmask of the nodes where ``player`` may place (ignoring the supply)."""
+        closed = 0
+        mates = self.line_mates
+        for v in state.stones(1 - player):
+            closed |= mates[v]
+        for v in state.stones(player):
+            closed |= 1 << v
+        return self.all_nodes & ~closed
+
+    def placeable(self, state: TMLState, player: Player) -> list[NodeId]:
+        """The nodes where ``player`` may place now (empty when the supply is used up)."""
+        if not self.has_supply(state, player):
+            return []
+        mask = self.open_mask(state, player)
+        return [v for v in self.board.nodes if mask >> v & 1]
+
+    def can_place(self, state: TMLState, player: Player) -> bool:
+        return self.has_supply(state, player) and self.open_mask(state, player) != 0
+
+    def pseudo_legal_moves(self, state: TMLState) -> Iterator[TMLMove]:
+        nodes = self.placeable(state, state.to_move)
+        if nodes:
+            return iter([Place(v) for v in nodes])
+        return iter([PASS])
+
+    def illegality(self, state: TMLState, move: TMLMove) -> str | None:
+        me = state.to_move
+        if isinstance(move, Pass):
+            if self.can_place(state, me):
+                return "a player who can place must place (pass only when no placement is possible)"
+            return None
+        if not isinstance(move, Place) or not self.board.has_node(move.node):
+            return f"not a move of {self.name}: {move!r}"
+        v = move.node
+        label = self.board.label(v)
+        if v in state.occupied:
+            return f"node {label} is occupied"
+        if not self.has_supply(state, me):
+            return f"{self.player_name(me)} has no stone left (supply {self.supply})"
+        for line in self.board.lines:
+            if v in line:
+                for w in line:
+                    if w in state.stones(1 - me):
+                        return (f"node {label} lies on line {self.board.line_text(line)}, "
+                                f"which holds a {self.player_name(1 - me)} stone on {self.board.label(w)}")
+        return None
+
+    def _apply(self, state: TMLState, move: TMLMove) -> TMLState:
+        me = state.to_move
+        if isinstance(move, Pass):
+            return TMLState(state.light, state.dark, 1 - me, state.ply + 1, state.last_placer)
+        light, dark = state.light, state.dark
+        if me == 0:
+            light = light | {move.node}
+        else:
+            dark = dark | {move.node}
+        return TMLState(light, dark, 1 - me, state.ply + 1, me)
+
+    def outcome(self, state: TMLState) -> Outcome | None:
+        if self.can_place(state, 0) or self.can_place(state, 1):
+            return None
+        n_light, n_dark = len(state.light), len(state.dark)
+        counts = f"{n_light} to {n_dark} stones"
+        if n_light != n_dark:
+            winner = 0 if n_light > n_dark else 1
+            return Outcome(winner, f"neither can place; {self.player_name(winner)} placed more ({counts})")
+        if state.last_placer is None:
+            return Outcome(None, "neither can place and nobody placed a stone")
+        return Outcome(state.last_placer,
+                       f"neither can place; equal counts ({counts}), {self.player_name(state.last_placer)} placed last")
+
+    # ------------------------------------------------------------ notation
+    def parse_move(self, text: str, state=None) -> TMLMove:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        t = text.strip()
+        if t.lower() == "pass":
+            return PASS
+        if not t:
+            raise InvalidMoveError("empty move (write a node id or 'pass')")
+        return Place(node_from_text(self.board, t))
+
+    def format_move(self, move: TMLMove, state=None) -> str:
+        if isinstance(move, Pass):
+            return "pass"
+        if isinstance(move, Place) and self.board.has_node(move.node):
+            return self.board.label(move.node)
+        return repr(move)
+
+    # ------------------------------------------------------------ JSON
+    def state_to_json(self, state: TMLState) -> dict:
+        return {
+            "game": self.name,
+            "light": sorted(state.light),
+            "dark": sorted(state.dark),
+            "to_move": player_to_json(state.to_move),
+            "ply": state.ply,
+            "last_placer": None if state.last_placer is None else player_to_json(state.last_placer),
+        }
+
+    def state_from_json(self, data: Mapping) -> TMLState:
+        check_position_game(self, data)
+        light = nodes_from_json(self.board, data.get("light", []), "position field 'light'")
+        dark = nodes_from_json(self.board, data.get("dark", []), "position field 'dark'")
+        both = light & dark
+        if both:
+            raise RecordError(f"position: node {self.board.label(min(both))} holds both a Light and a Dark stone")
+        for player, stones in ((0, light), (1, dark)):
+            if self.supply is not None and len(stones) > self.supply:
+                raise RecordError(f"position: {self.player_name(player)} has {len(stones)} stones, "
+                                  f"more than the supply of {self.supply}")
+        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
+        ply = int_from_json(data.get("ply", len(light) + len(dark)), "position field 'ply'")
+        raw_last = data.get("last_placer")
+        last = None if raw_last is None else player_from_json(raw_last, "position field 'last_placer'")
+        return TMLState(light, dark, to_move, ply, last)
+
+    # ------------------------------------------------------------ display
+    def render_text(self, state: TMLState) -> str:
+        rows = []
+        for player in (0, 1):
+            stones = " ".join(self.board.label(v) for v in sorted(state.stones(player))) or "-"
+            left = "unlimited" if self.supply is None else self.supply - len(state.stones(player))
+            rows.append(f"{self.player_name(player):5} ({len(state.stones(player))} placed, {left} left): {stones}")
+        open_nodes = self.placeable(state, state.to_move)
+        rows.append(f"open to {self.player_name(state.to_move)}: "
+                    + (" ".join(self.board.label(v) for v in open_nodes) or "none"))
+        rows.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        return "\n".join(rows)
+
+    def diagram(self, state: TMLState, last_move: TMLMove | None = None) -> dict:
+        from boards.draw import Stone
+
+        stones = [Stone(v, "light") for v in sorted(state.light)] + [Stone(v, "dark") for v in sorted(state.dark)]
+        marks = [v for v in self.board.nodes
+                 if v not in state.occupied and not self.open_mask(state, 0) >> v & 1
+                 and not self.open_mask(state, 1) >> v & 1]
+        kw: dict = {"stones": stones, "marks": marks,
+                    "title": f"{self.title}: {len(state.light)} Light, {len(state.dark)} Dark"}
+        if isinstance(last_move, Place):
+            kw["highlight"] = [last_move.node]
+        return kw

@@ -1,1 +1,44 @@
-"""(being written)."""
+"""That's My Line, plain: the rule text of RULES.md section 4, read literally, for cross-checks."""
+
+from __future__ import annotations
+
+from rules.thats_my_line import PASS, Pass, Place
+
+
+def _supply_left(game, state, player) -> bool:
+    stones = state.light if player == 0 else state.dark
+    return game.supply is None or len(stones) < game.supply
+
+
+def _may_place(game, state, player, node) -> bool:
+    """A free node that lies on no line holding an opponent stone, and a stone left to place."""
+    if node in state.light or node in state.dark:
+        return False
+    if not _supply_left(game, state, player):
+        return False
+    theirs = state.dark if player == 0 else state.light
+    for line in game.board.lines:
+        if node in line and any(w in theirs for w in line):
+            return False
+    return True
+
+
+def _can_place(game, state, player) -> bool:
+    return any(_may_place(game, state, player, v) for v in game.board.nodes)
+
+
+def candidates(game, state):
+    """Every node, and the pass."""
+    return [Place(v) for v in game.board.nodes] + [PASS]
+
+
+def check(game, state, move) -> str | None:
+    me = state.to_move
+    if not _can_place(game, state, 0) and not _can_place(game, state, 1):
+        return "the game is over"
+    if isinstance(move, Pass):
+        return "the mover can place" if _can_place(game, state, me) else None
+    if not _may_place(game, state, me, move.node):
+        return f"node {move.node} is not open to the mover"
+    return None
+SAMPLE_POSITIONS = 400  # seeded random positions the conformance test checks against this module

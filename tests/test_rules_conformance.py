@@ -1,0 +1,132 @@
+"""One conformance test over every registered game (rules.game_names()).
+
+For each game and each of its named starts: legal moves exist, perft(1) equals
+their number, every move formats and parses back to itself, applying works, the
+position JSON round-trips, a game record of a seeded random playout round-trips
+through JSON and :func:`rules.validate_record`, and the fast generator agrees with
+the plain rules-as-written module ``rules.plain.<module>`` on every position of
+seeded random playouts (the generator's moves are exactly the candidates the plain
+check accepts, and the fast legality test gives the same verdict on every candidate).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import import_module
+
+import pytest
+
+import rules
+from rules import IllegalMoveError, validate_record
+
+GAMES = rules.game_names()
+PLAYOUTS = 12
+MAX_PLIES = 80
+
+
+def plain_module(game):
+    return import_module("rules.plain." + type(game).__module__.rsplit(".", 1)[1])
+
+
+def starts(game):
+    return game.start_names or (game.default_start,)
+
+
+def playout(game, state, seed, max_plies=MAX_PLIES):
+    """The states of a seeded random game (the start included) and the moves played."""
+    rng = random.Random(seed)
+    states, moves = [state], []
+    for _ in range(max_plies):
+        legal = game.legal_moves(state)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        state = game.apply(state, move)
+        states.append(state)
+        moves.append(move)
+    return states, moves
+
+
+def test_every_module_registers():
+    assert {"thats-my-line"} <= set(GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_start_moves_notation_and_json(name):
+    game = rules.get_game(name)
+    for start in starts(game):
+        state = game.start(start)
+        assert state.ply == 0 and state.to_move in (0, 1)
+        assert game.outcome(state) is None
+        moves = game.legal_moves(state)
+        assert moves, f"{name} {start}: no legal move at the start"
+        assert len(set(moves)) == len(moves), "the generator repeats a move"
+        assert game.perft(state, 1) == len(moves)
+        assert game.perft(state, 0) == 1
+        data = game.state_to_json(state)
+        assert game.state_from_json(json.loads(json.dumps(data))) == state
+        for move in moves:
+            text = game.format_move(move, state)
+            assert game.parse_move(text, state) == move, text
+            child = game.apply(state, move)
+            assert child.ply == state.ply + 1
+            assert game.state_from_json(json.loads(json.dumps(game.state_to_json(child)))) == child
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_record_round_trip(name):
+    game = rules.get_game(name)
+    for i, start in enumerate(starts(game)):
+        states, moves = playout(game, game.start(start), seed=100 + i)
+        texts = [game.format_move(m, s) for m, s in zip(moves, states)]
+        record = json.loads(json.dumps(game.record(texts, start=start)))
+        result = validate_record(record)
+        assert result.moves == tuple(moves)
+        assert result.final == states[-1]
+        assert result.outcome == game.outcome(states[-1])
+        # the same game from the position JSON of its middle
+        mid = len(states) // 2
+        record = game.record(texts[mid:], position=game.state_to_json(states[mid]))
+        assert validate_record(json.dumps(record)).final == states[-1]
+
+
+def spread(states, quota):
+    """At most ``quota`` states, evenly spaced from the start to the end of a playout."""
+    if len(states) <= quota:
+        return states
+    return [states[j * (len(states) - 1) // max(1, quota - 1)] for j in range(quota)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fast_generator_matches_plain_rules(name):
+    game = rules.get_game(name)
+    plain = plain_module(game)
+    budget = getattr(plain, "SAMPLE_POSITIONS", 240)  # a plain module may ask for more (or fewer)
+    positions = 0
+    for i, start in enumerate(starts(game)):
+        for seed in range(PLAYOUTS):
+            states, _ = playout(game, game.start(start), seed=1000 * i + seed)
+            for state in spread(states, max(1, budget // (PLAYOUTS * len(starts(game))))):
+                fast = game.legal_moves(state)
+                cands = plain.candidates(game, state)
+                accepted = [c for c in cands if plain.check(game, state, c) is None]
+                assert set(fast) == set(accepted), game.render_text(state)
+                assert len(fast) == len(set(fast))
+                for c in cands:
+                    assert game.is_legal(state, c) == (c in set(accepted)), game.format_move(c, state)
+                positions += 1
+    assert positions >= PLAYOUTS
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_move_error_carries_number_player_and_reason(name):
+    game = rules.get_game(name)
+    plain = plain_module(game)
+    state = game.start(starts(game)[0])
+    legal = set(game.legal_moves(state))
+    bad = next(c for c in plain.candidates(game, state) if c not in legal)
+    with pytest.raises(IllegalMoveError) as err:
+        game.apply(state, bad)
+    assert err.value.number == 1 and err.value.player == game.player_name(state.to_move)
+    assert err.value.reason and str(err.value).startswith(f"move 1 ({game.player_name(state.to_move)}) ")
