@@ -75,7 +75,7 @@ class Epaminondas(Game):
     def start(self, start: str | None = None, **kwargs: Any) -> "EpaminondasState":
         name = start or self.default_start
         if name not in self.board.start_names and Path(name).is_file():
-            return self.state_from_json(_read_json_file(name))
+            return self.state_from_json(read_json_file(name))
         sides = self.board.start(name)
         return EpaminondasState(pieces=(frozenset(sides.get(SIDE_KEYS[0], ())), frozenset(sides.get(SIDE_KEYS[1], ()))),
                                 to_move=WHITE, ply=0)
@@ -201,8 +201,8 @@ class Epaminondas(Game):
             "game": self.name,
             "to_move": self.player_name(state.to_move),
             "ply": state.ply,
-            "white": sorted((b.label(v) for v in state.pieces[WHITE]), key=_square_key),
-            "black": sorted((b.label(v) for v in state.pieces[BLACK]), key=_square_key),
+            "white": sorted((b.label(v) for v in state.pieces[WHITE]), key=square_key),
+            "black": sorted((b.label(v) for v in state.pieces[BLACK]), key=square_key),
         }
 
     def state_from_json(self, data: Mapping) -> "EpaminondasState":
@@ -210,8 +210,8 @@ class Epaminondas(Game):
             raise RecordError("position: must be a JSON object")
         if data.get("game", self.name) != self.name:
             raise RecordError(f"position: field 'game' is {data.get('game')!r}, expected {self.name!r}")
-        to_move = _player_field(data, self.player_names)
-        ply = _ply_field(data)
+        to_move = player_field(data, self.player_names)
+        ply = ply_field(data)
         sides = []
         for key in ("white", "black"):
             raw = data.get(key)
@@ -288,11 +288,13 @@ def _run(ray: tuple[NodeId, ...], i: int, group: frozenset) -> int:
     return j - i
 
 
-def _square_key(label: str) -> tuple[int, str]:
+def square_key(label: str) -> tuple[int, str]:
+    """Sort key of a square name: rank, then file."""
     return (int(label[1:]), label[0])
 
 
-def _read_json_file(path: str) -> Any:
+def read_json_file(path: str) -> Any:
+    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -301,14 +303,16 @@ def _read_json_file(path: str) -> Any:
         raise RecordError(f"{path}: not valid JSON ({exc.msg})") from None
 
 
-def _player_field(data: Mapping, names: tuple[str, str]) -> int:
+def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
+    """The player named in the field ``to_move`` (default: the first player)."""
     value = data.get("to_move", names[0])
     if value not in names:
-        raise RecordError(f"position: field 'to_move' must be one of {list(names)}, not {value!r}")
+        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
     return names.index(value)
 
 
-def _ply_field(data: Mapping) -> int:
+def ply_field(data: Mapping) -> int:
+    """The field ``ply`` (default 0)."""
     ply = data.get("ply", 0)
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
         raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")

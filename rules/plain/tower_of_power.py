@@ -1,1 +1,84 @@
-"""(being written)."""
+"""Tower of Power as written in RULES.md §6, by coordinates, for cross-checking :mod:`rules.tower_of_power`.
+
+Candidates are every (run start, base, neighbour of the base) triple of squares
+and every (stone, other square) pair; each is judged on (file, rank)
+coordinates read from the square names, without the board's rays.
+"""
+
+from __future__ import annotations
+
+from rules.tower_of_power import Step, TowerMove
+
+
+def _xy(game, node) -> tuple[int, int]:
+    label = game.board.label(node)
+    return ord(label[0]) - ord("a"), int(label[1:])
+
+
+def _square_at(game) -> dict[tuple[int, int], int]:
+    return {_xy(game, v): v for v in game.board.nodes}
+
+
+def _controls(state, node) -> bool:
+    stack = state.stacks[node - 1]
+    return bool(stack) and stack[-1] == state.to_move
+
+
+def candidates(game, state):
+    at = _square_at(game)
+    own = [v for v in game.board.nodes if _controls(state, v)]
+    for start in own:
+        for base in own:
+            if base == start:
+                continue
+            bx, by = _xy(game, base)
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    if (dx, dy) != (0, 0) and (bx + dx, by + dy) in at:
+                        yield TowerMove(start, base, at[(bx + dx, by + dy)])
+    for src in own:
+        for dst in game.board.nodes:
+            if dst != src:
+                yield Step(src, dst)
+
+
+def check(game, state, move) -> str | None:
+    if state.history.count((state.stacks, state.to_move)) + 1 >= 3:
+        return "the game is over (repetition)"
+    limit = game.options["move_limit"]
+    if limit and state.ply >= limit:
+        return "the game is over (move limit)"
+    at = _square_at(game)
+    if isinstance(move, Step):
+        sx, sy = _xy(game, move.src)
+        tx, ty = _xy(game, move.dst)
+        if not _controls(state, move.src):
+            return "not the mover's stone"
+        if max(abs(tx - sx), abs(ty - sy)) != 1:
+            return "a step goes one square"
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                n = at.get((sx + dx, sy + dy))
+                if (dx, dy) != (0, 0) and n is not None and _controls(state, n):
+                    return "not isolated"
+        return None
+    sx, sy = _xy(game, move.start)
+    bx, by = _xy(game, move.base)
+    wx, wy = _xy(game, move.toward)
+    vx, vy = sx - bx, sy - by
+    if (vx, vy) == (0, 0) or not (vx == 0 or vy == 0 or abs(vx) == abs(vy)):
+        return "the run is not straight"
+    run_dir = ((vx > 0) - (vx < 0), (vy > 0) - (vy < 0))
+    length = max(abs(vx), abs(vy))  # k - 1 stones are lifted and sown
+    for j in range(length + 1):
+        if not _controls(state, at[(bx + j * run_dir[0], by + j * run_dir[1])]):
+            return "the run has a square the mover does not control"
+    sow_dir = (wx - bx, wy - by)
+    if max(abs(sow_dir[0]), abs(sow_dir[1])) != 1:
+        return "sowing must start next to the base"
+    if sow_dir == run_dir:
+        return "sown back along the run"
+    for j in range(1, length + 1):
+        if (bx + j * sow_dir[0], by + j * sow_dir[1]) not in at:
+            return "not enough squares to sow"
+    return None
