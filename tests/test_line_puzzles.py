@@ -9,6 +9,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
@@ -331,3 +332,30 @@ def test_malformed_solutions_raise_one_line_errors(data, message):
     with pytest.raises(lp.SolutionError) as err:
         lp.check(data, BOARD)
     assert str(err.value) == message
+
+
+# ----------------------------------------------------------------------------- random small boards
+POOL = [((0, 0), (2, 0)), ((0, 1), (2, 1)), ((0, 2), (2, 2)), ((0, 0), (0, 2)), ((1, 0), (1, 2)),
+        ((2, 0), (2, 2)), ((0, 0), (2, 2)), ((2, 0), (0, 2)), ((0, 1), (1, 2)), ((1, 0), (2, 1)),
+        ((0, 0), (1, 2)), ((2, 0), (1, 2))]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.lists(st.sampled_from(POOL), min_size=2, max_size=6, unique=True), st.sampled_from(list(EXPECTED)),
+       st.integers(min_value=1, max_value=4))
+def test_random_boards_agree_with_brute_force(segments, name, stones):
+    """Boards with few or no symmetries too: both backends, with and without symmetry breaking,
+    find the brute-force optimum and answer count."""
+    board = from_segments(segments, name="random")
+    assume(board.size <= 11)
+    var = lp.VARIANTS[name]
+    best, found = brute_optimum(board, var, stones)
+    for symmetry in (True, False):
+        for solve in (lp.solve_cpsat, lp.solve_sat):
+            outcome = solve(board, var, stones=stones, symmetry=symmetry)
+            assert outcome.status == ("infeasible" if best is None else "optimal")
+            assert outcome.objective == best
+        if best is not None:
+            answers = lp.enumerate_sat(board, var, best, stones=stones, symmetry=symmetry)
+            assert answers.total == len(found)
+            assert set(answers.representatives) == {board.canonical(s) for s in found}
