@@ -206,8 +206,10 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
     with Solver(name=SEARCH_SOLVER, bootstrap_with=hard) as solver:
         totalizer = ITotalizer(lits=list(cnf.costs), ubound=len(cnf.costs), top_id=pool.top)
         solver.append_formula(totalizer.cnf.clauses)
-        with _Deadline(solver, None if time_limit is None else time_limit):
+        with _Deadline(solver, time_limit):
             while True:
+                if time_limit is not None and time.perf_counter() - started >= time_limit:
+                    break  # the timer may have fired between two calls
                 answer = solver.solve_limited(expect_interrupt=True)
                 if answer is None:
                     break
@@ -255,12 +257,9 @@ class Answers:
 
 def _answers(board: Board, found: list[tuple[NodeId, ...]], symmetry: bool, complete: bool,
              seconds: float) -> Answers:
-    if symmetry:
-        reps = sorted({board.canonical(s) for s in found})
-        total = sum(len(orbit(board, s)) for s in reps)
-    else:
-        reps = sorted({board.canonical(s) for s in found})
-        total = len(set(found))
+    reps = sorted({board.canonical(s) for s in found})
+    # with lex-leader clauses exactly one member of each class was found: count the orbits
+    total = sum(len(orbit(board, s)) for s in reps) if symmetry else len(set(found))
     return Answers(tuple(reps), total, complete, seconds)
 
 
@@ -417,7 +416,7 @@ def confirmed(board: Board, var: Variant, stones: int) -> Outcome:
 
 @lru_cache(maxsize=32)
 def confirmed_by_sat(board: Board, var: Variant, stones: int) -> Outcome:
-    return solve_sat(board, var, stones=stones, symmetry=True)
+    return solve_sat(board, var, stones=stones, symmetry=True, time_limit=CHECK_TIME_LIMIT)
 
 
 @lru_cache(maxsize=32)
@@ -564,7 +563,10 @@ def _confirm(data: Mapping, board: Board, var: Variant, limit: int, own: Outcome
                 faults.append(f"answers_up_to_symmetry lists {len(listed)} answers, there are {len(reps)}")
     if "sat" in data.get("backends_agreeing", ()):
         sat = confirmed_by_sat(board, var, limit)
-        if (sat.status, sat.objective) != (own.status, own.objective):
+        if sat.status not in ("optimal", "infeasible"):
+            faults.append(f"cannot confirm backends_agreeing: the checker's sat solve ended {sat.status} "
+                          f"after {CHECK_TIME_LIMIT:g} s")
+        elif (sat.status, sat.objective) != (own.status, own.objective):
             faults.append(f"claims the backends agree, but sat ends {sat.status} {sat.objective}, "
                           f"cp-sat {own.status} {own.objective}")
         else:
