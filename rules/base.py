@@ -408,3 +408,23 @@ def node_from_text(board: Board, text: str) -> int:
         return board.node(text)
     except BoardError:
         raise InvalidMoveError(f"unknown node {text!r}") from None
+
+
+def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, y_scale: float = 2.5) -> str:
+    """The board as text: every node at its (scaled) coordinates, written as ``cells[node]``
+    or, when absent, its label; right-aligned in 3 characters. For ``powertwo play``."""
+    xs = [x for x, _ in board.coords]
+    ys = [y for _, y in board.coords]
+    x0, y1 = min(xs), max(ys)
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for v in board.nodes:
+        x, y = board.coord(v)
+        rows.setdefault(round((y1 - y) * y_scale), []).append((round((x - x0) * x_scale), cells.get(v, board.label(v))))
+    out = []
+    for r in range(max(rows) + 1):
+        line: list[str] = []
+        for col, text in sorted(rows.get(r, [])):
+            pad = col + 3 - len(text) - len("".join(line))
+            line.append(" " * max(pad, 1 if line else 0) + text)
+        out.append("".join(line).rstrip())
+    return "\n".join(out)

@@ -1,1 +1,435 @@
-"""(being written: registers its game when done)."""
+"""The Power of Two (RULES.md section 2): slide, open doorways, bring in stones, age, retire.
+
+A turn (one move value, :class:`Turn`) is a slide ``frm -> to`` plus the set of
+nodes where the mover places reserve stones. After the slide (the origin is then
+free) the moved stone opens a *doorway* with every occupied node adjacent to its
+destination. Each doorway needs its own free *third corner* (a free node adjacent
+to both doorway ends): a slide is legal only if the doorways can be given pairwise
+distinct free third corners (a matching that covers every doorway; Kuhn's
+augmenting paths). The mover places ``min(doorways, reserve)`` stones, fresh, on
+distinct third corners of distinct doorways (**Decision** of RULES.md for a short
+reserve; the placed set need not extend to a full matching, the full matching only
+has to exist). With the option ``exact_reserve`` a slide opening more doorways
+than the reserve holds is illegal. Then every own doorway stone (the moved one
+included) that was fresh ages, and every own doorway stone that was already aged
+retires to the reserve; opponent stones are never changed.
+
+A player with 16 stones on the board after a completed turn wins; a player
+without a legal move on their turn loses. Two turns are distinct when their
+slide or their set of placed nodes differ, so placements are enumerated as sets.
+
+Notation: ``42-47 +46 +53`` (placements in any order; written sorted by id).
+Start positions: ``standard``, ``corners`` (from the board file) and ``custom``,
+given as ``custom:60,64,42,43/1,5,22,23`` (Light / Dark) or
+``start("custom", light=..., dark=...)``; custom starts obey the spacing rule
+(two start stones on a common line have at least 2 nodes between them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from typing import Any, Iterable, Iterator, Mapping
+
+from boards import BoardError, NodeId
+
+from .base import (
+    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
+    node_from_text, nodes_from_json, player_from_json, player_to_json, register, text_picture,
+)
+
+STONES = 16
+"""Stones per player."""
+CUSTOM_STONES = 4
+"""Stones per player in a custom start."""
+SPACING = 2
+"""A custom start needs at least this many nodes between two start stones on a common line."""
+
+
+@dataclass(frozen=True)
+class PowerState:
+    """A position: each side's stones on the board, which of them are aged, whose turn, moves made.
+
+    The reserve of a player is ``16`` minus their stones on the board.
+    """
+
+    light: frozenset[NodeId]
+    dark: frozenset[NodeId]
+    aged: frozenset[NodeId] = frozenset()
+    to_move: Player = 0
+    ply: int = 0
+
+    def stones(self, player: Player) -> frozenset[NodeId]:
+        return self.dark if player else self.light
+
+    def reserve(self, player: Player) -> int:
+        return STONES - len(self.stones(player))
+
+    @property
+    def occupied(self) -> frozenset[NodeId]:
+        return self.light | self.dark
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Slide ``frm -> to``, then place reserve stones on ``placed``."""
+
+    frm: NodeId
+    to: NodeId
+    placed: frozenset[NodeId] = frozenset()
+
+
+def match_all(options: list[tuple[NodeId, ...]]) -> dict[int, NodeId] | None:
+    """Give every entry ``i`` of ``options`` its own node from ``options[i]`` (Kuhn's augmenting
+    paths); the assignment, or ``None`` when no assignment covers every entry."""
+    owner: dict[NodeId, int] = {}
+
+    def augment(i: int, seen: set[NodeId]) -> bool:
+        for node in options[i]:
+            if node not in seen:
+                seen.add(node)
+                if node not in owner or augment(owner[node], seen):
+                    owner[node] = i
+                    return True
+        return False
+
+    for i in range(len(options)):
+        if not augment(i, set()):
+            return None
+    return {i: node for node, i in owner.items()}
+
+
+@register
+class PowerOfTwo(Game):
+    name = "power-of-two"
+    title = "The Power of Two"
+    board_name = "power-of-two"
+    default_start = "standard"
+    start_names = ("standard", "corners")
+    options_spec = (
+        Option("exact_reserve", False,
+               "advanced rule (Hinweis 5): a slide opening more doorways than the reserve holds is illegal",
+               choices=(False, True)),
+    )
+    notation_help = "FROM-TO then +NODE for every placed stone, e.g. '42-47 +46 +53'"
+
+    def __init__(self, board=None, **options: Any):
+        if isinstance(options.get("exact_reserve"), str):
+            text = options["exact_reserve"].strip().lower()
+            options["exact_reserve"] = {"true": True, "false": False, "1": True, "0": False,
+                                        "yes": True, "no": False}.get(text, text)
+        super().__init__(board, **options)
+        self.exact_reserve: bool = bool(self.options["exact_reserve"])
+
+    # ------------------------------------------------------------ geometry
+    @cached_property
+    def common(self) -> dict[tuple[NodeId, NodeId], tuple[NodeId, ...]]:
+        """The third corners of every adjacent pair (both orders)."""
+        out = {}
+        for a, b in self.board.edges:
+            out[a, b] = out[b, a] = self.board.third_corners(a, b)
+        return out
+
+    # ------------------------------------------------------------ starts
+    def start(self, start: str | None = None, **kwargs: Any) -> PowerState:
+        name = start or self.default_start
+        if name.startswith("custom"):
+            if name != "custom":
+                kwargs = dict(kwargs, **self._custom_text(name))
+            return self.custom_start(kwargs.get("light", ()), kwargs.get("dark", ()))
+        try:
+            sides = self.board.start(name)
+        except BoardError as exc:
+            raise RecordError(f"game {self.name}: {exc}; or custom:L,L,L,L/D,D,D,D") from None
+        return PowerState(frozenset(sides.get("light", ())), frozenset(sides.get("dark", ())))
+
+    def _custom_text(self, text: str) -> dict[str, list[str]]:
+        body = text[len("custom"):]
+        if not body.startswith(":") or body.count("/") != 1:
+            raise RecordError(f"start {text!r}: write a custom start as custom:L,L,L,L/D,D,D,D (node ids)")
+        light, dark = body[1:].split("/")
+        return {"light": [t for t in light.split(",") if t.strip()], "dark": [t for t in dark.split(",") if t.strip()]}
+
+    def custom_start(self, light: Iterable, dark: Iterable) -> PowerState:
+        """A custom start: 4 stones each, any two on a common line at least 2 nodes apart."""
+        sides = []
+        for side, raw in (("Light", light), ("Dark", dark)):
+            nodes = []
+            for v in raw:
+                try:
+                    nodes.append(self.board.node(v))
+                except BoardError as exc:
+                    raise RecordError(f"custom start: {side}: {exc}") from None
+            if len(nodes) != CUSTOM_STONES:
+                raise RecordError(f"custom start: {side} needs {CUSTOM_STONES} stones, not {len(nodes)}")
+            sides.append(nodes)
+        every = sides[0] + sides[1]
+        for v in every:
+            if every.count(v) > 1:
+                raise RecordError(f"custom start: node {self.board.label(v)} is used twice")
+        broken = self.spacing_fault(every)
+        if broken:
+            raise RecordError(f"custom start: {broken}")
+        return PowerState(frozenset(sides[0]), frozenset(sides[1]))
+
+    def spacing_fault(self, nodes: Iterable[NodeId]) -> str | None:
+        """Why a set of start stones breaks the spacing rule (naming the pair), or ``None``."""
+        nodes = set(nodes)
+        for line in self.board.lines:
+            on = [i for i, v in enumerate(line) if v in nodes]
+            for i, j in zip(on, on[1:]):
+                if j - i - 1 < SPACING:
+                    a, b = self.board.label(line[i]), self.board.label(line[j])
+                    between = j - i - 1
+                    return (f"start stones {a} and {b} lie on line {self.board.line_text(line)} with "
+                            f"{between} node{'s' if between != 1 else ''} between them (at least {SPACING} needed)")
+        return None
+
+    # ------------------------------------------------------------ the fast generator
+    def destinations(self, state: PowerState, frm: NodeId) -> Iterator[NodeId]:
+        """Free nodes reachable by sliding from ``frm`` along a line without passing a stone."""
+        occ = state.occupied
+        for ray in self.board.rays[frm]:
+            for v in ray:
+                if v in occ:
+                    break
+                yield v
+
+    def doorways(self, occupied_after: frozenset[NodeId], to: NodeId) -> list[NodeId]:
+        """The other ends of the doorways the stone arriving on ``to`` opens (sorted)."""
+        return sorted(n for n in self.board.adjacency[to] if n in occupied_after)
+
+    def corner_options(self, occupied_after: frozenset[NodeId], to: NodeId,
+                       ends: list[NodeId]) -> list[tuple[NodeId, ...]]:
+        """For each doorway ``to``-``end``, its free third corners."""
+        return [tuple(c for c in self.common[to, e] if c not in occupied_after) for e in ends]
+
+    def placements(self, options: list[tuple[NodeId, ...]], count: int) -> list[frozenset[NodeId]]:
+        """Every distinct set of ``count`` nodes that can go to distinct doorways, once a full
+        matching exists (else none)."""
+        if match_all(options) is None:
+            return []
+        if count == 0:
+            return [frozenset()]
+        union = sorted({c for opts in options for c in opts})
+        out = []
+        for chosen in combinations(union, count):
+            # each chosen node needs its own doorway: match nodes to doorways
+            per_node = [tuple(i for i, opts in enumerate(options) if c in opts) for c in chosen]
+            if match_all(per_node) is not None:
+                out.append(frozenset(chosen))
+        return out
+
+    def pseudo_legal_moves(self, state: PowerState) -> Iterator[Turn]:
+        me = state.to_move
+        reserve = state.reserve(me)
+        occ = state.occupied
+        for frm in sorted(state.stones(me)):
+            for to in self.destinations(state, frm):
+                after = (occ - {frm}) | {to}
+                ends = self.doorways(after, to)
+                if self.exact_reserve and len(ends) > reserve:
+                    continue
+                options = self.corner_options(after, to, ends)
+                for placed in self.placements(options, min(len(ends), reserve)):
+                    yield Turn(frm, to, placed)
+
+    def has_legal_move(self, state: PowerState) -> bool:
+        me = state.to_move
+        reserve = state.reserve(me)
+        occ = state.occupied
+        for frm in state.stones(me):
+            for to in self.destinations(state, frm):
+                after = (occ - {frm}) | {to}
+                ends = self.doorways(after, to)
+                if self.exact_reserve and len(ends) > reserve:
+                    continue
+                if match_all(self.corner_options(after, to, ends)) is not None:
+                    return True
+        return False
+
+    # ------------------------------------------------------------ legality with reasons
+    def illegality(self, state: PowerState, move: Turn) -> str | None:
+        if not isinstance(move, Turn):
+            return f"not a move of {self.name}: {move!r}"
+        b = self.board
+        me = state.to_move
+        lab = b.label
+        if not (b.has_node(move.frm) and b.has_node(move.to)) or not all(b.has_node(v) for v in move.placed):
+            return "the move names a node that is not on the board"
+        if move.frm not in state.stones(me):
+            if move.frm in state.stones(1 - me):
+                return f"the stone on {lab(move.frm)} is {self.player_name(1 - me)}'s"
+            return f"{self.player_name(me)} has no stone on {lab(move.frm)}"
+        if move.to == move.frm:
+            return "the stone must move (origin and destination are the same)"
+        if move.to in state.occupied:
+            return f"destination {lab(move.to)} is occupied"
+        ray = next((r for r in b.rays[move.frm] if move.to in r), None)
+        if ray is None:
+            return f"{lab(move.frm)} and {lab(move.to)} are not on a common line"
+        blocker = next((v for v in ray[:ray.index(move.to)] if v in state.occupied), None)
+        if blocker is not None:
+            return f"the slide {lab(move.frm)}-{lab(move.to)} passes over the stone on {lab(blocker)}"
+        after = (state.occupied - {move.frm}) | {move.to}
+        ends = self.doorways(after, move.to)
+        reserve = state.reserve(me)
+        if self.exact_reserve and len(ends) > reserve:
+            return (f"the slide opens {len(ends)} doorways but the reserve holds {reserve} "
+                    f"(option exact_reserve)")
+        options = self.corner_options(after, move.to, ends)
+        for e, opts in zip(ends, options):
+            if not opts:
+                return (f"blocked doorway: doorway {lab(move.to)}-{lab(e)} has no free third corner "
+                        f"(every doorway needs its own free third corner)")
+        if match_all(options) is None:
+            names = ", ".join(f"{lab(move.to)}-{lab(e)}" for e in ends)
+            return f"blocked doorways: the doorways {names} cannot each get their own free third corner"
+        need = min(len(ends), reserve)
+        if len(move.placed) != need:
+            why = (f"the slide opens {len(ends)} doorway{'s' if len(ends) != 1 else ''}"
+                   + (f" and the reserve holds {reserve}" if reserve < len(ends) else ""))
+            return f"{why}: place {need} stone{'s' if need != 1 else ''}, not {len(move.placed)}"
+        for v in sorted(move.placed):
+            if v in after:
+                return f"placement {lab(v)} is occupied"
+            if not any(v in opts for opts in options):
+                return f"placement {lab(v)} is not a third corner of any doorway of {lab(move.to)}"
+        chosen = sorted(move.placed)
+        if match_all([tuple(i for i, o in enumerate(options) if c in o) for c in chosen]) is None:
+            return (f"placements {' '.join(lab(v) for v in chosen)} cannot serve distinct doorways "
+                    f"(each placed stone needs a doorway of its own)")
+        return None
+
+    # ------------------------------------------------------------ applying
+    def _apply(self, state: PowerState, move: Turn) -> PowerState:
+        me = state.to_move
+        mine = set(state.stones(me))
+        mine.discard(move.frm)
+        mine.add(move.to)
+        aged = set(state.aged)
+        was_aged = {v for v in state.aged if v in state.stones(me)}
+        if move.frm in was_aged:
+            was_aged.discard(move.frm)
+            was_aged.add(move.to)
+            aged.discard(move.frm)
+            aged.add(move.to)
+        after = state.occupied - {move.frm} | {move.to}
+        ends = self.doorways(after, move.to)
+        mine |= move.placed
+        if ends:
+            for v in [move.to] + [e for e in ends if e in mine]:
+                if v in was_aged:  # retiring: back to the reserve
+                    mine.discard(v)
+                    aged.discard(v)
+                else:  # ageing: once per turn
+                    aged.add(v)
+        light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
+        return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
+
+    def outcome(self, state: PowerState) -> Outcome | None:
+        cache = self._outcomes
+        if state in cache:
+            return cache[state]
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[state] = result = self._outcome(state)
+        return result
+
+    @cached_property
+    def _outcomes(self) -> dict[PowerState, Outcome | None]:
+        return {}
+
+    def _outcome(self, state: PowerState) -> Outcome | None:
+        last = 1 - state.to_move
+        if len(state.stones(last)) >= STONES:
+            return Outcome(last, f"{self.player_name(last)} has all {STONES} stones on the board")
+        if not self.has_legal_move(state):
+            return Outcome(last, f"{self.player_name(state.to_move)} has no legal move")
+        return None
+
+    # ------------------------------------------------------------ notation
+    def parse_move(self, text: str, state=None) -> Turn:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        tokens = text.replace("+", " +").split()
+        if not tokens:
+            raise InvalidMoveError("empty move (write FROM-TO +NODE ..., e.g. 42-47 +46)")
+        slide = tokens[0].split("-")
+        if len(slide) != 2 or not all(slide):
+            raise InvalidMoveError(f"{tokens[0]!r} is not a slide FROM-TO (e.g. 42-47)")
+        frm, to = (node_from_text(self.board, t) for t in slide)
+        placed = []
+        for tok in tokens[1:]:
+            if not tok.startswith("+") or len(tok) == 1:
+                raise InvalidMoveError(f"{tok!r}: write each placement as +NODE")
+            v = node_from_text(self.board, tok[1:])
+            if v in placed:
+                raise InvalidMoveError(f"placement {tok[1:]} is written twice")
+            placed.append(v)
+        return Turn(frm, to, frozenset(placed))
+
+    def format_move(self, move: Turn, state=None) -> str:
+        if not isinstance(move, Turn):
+            return repr(move)
+        lab = self.board.label
+        return " ".join([f"{lab(move.frm)}-{lab(move.to)}"] + [f"+{lab(v)}" for v in sorted(move.placed)])
+
+    # ------------------------------------------------------------ JSON
+    def state_to_json(self, state: PowerState) -> dict:
+        return {
+            "game": self.name,
+            "light": sorted(state.light),
+            "dark": sorted(state.dark),
+            "aged": sorted(state.aged),
+            "to_move": player_to_json(state.to_move),
+            "ply": state.ply,
+        }
+
+    def state_from_json(self, data: Mapping) -> PowerState:
+        check_position_game(self, data)
+        light = nodes_from_json(self.board, data.get("light", []), "position field 'light'")
+        dark = nodes_from_json(self.board, data.get("dark", []), "position field 'dark'")
+        aged = nodes_from_json(self.board, data.get("aged", []), "position field 'aged'")
+        both = light & dark
+        if both:
+            raise RecordError(f"position: node {self.board.label(min(both))} holds both a Light and a Dark stone")
+        for player, stones in ((0, light), (1, dark)):
+            if len(stones) > STONES:
+                raise RecordError(f"position: {self.player_name(player)} has {len(stones)} stones, at most {STONES}")
+        stray = aged - light - dark
+        if stray:
+            raise RecordError(f"position field 'aged': node {self.board.label(min(stray))} holds no stone")
+        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
+        ply = int_from_json(data.get("ply", 0), "position field 'ply'")
+        return PowerState(light, dark, aged, to_move, ply)
+
+    # ------------------------------------------------------------ display
+    def render_text(self, state: PowerState) -> str:
+        cells = {}
+        for v in state.light:
+            cells[v] = "l" if v in state.aged else "L"
+        for v in state.dark:
+            cells[v] = "d" if v in state.aged else "D"
+        lines = [text_picture(self.board, cells), "L/D fresh stone, l/d aged stone, numbers: free nodes"]
+        for p in (0, 1):
+            stones = " ".join(self.board.label(v) + ("*" if v in state.aged else "")
+                              for v in sorted(state.stones(p)))
+            lines.append(f"{self.player_name(p):5} {len(state.stones(p)):2} on board, "
+                         f"{state.reserve(p):2} in reserve: {stones or '-'}  (* aged)")
+        lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        return "\n".join(lines)
+
+    def diagram(self, state: PowerState, last_move: Turn | None = None) -> dict:
+        from boards.draw import Arrow, Stone
+
+        stones = [Stone(v, "light", v in state.aged) for v in sorted(state.light)]
+        stones += [Stone(v, "dark", v in state.aged) for v in sorted(state.dark)]
+        kw: dict = {"stones": stones,
+                    "title": f"{self.title}: move {state.ply}, {self.player_name(state.to_move)} to move"}
+        if isinstance(last_move, Turn):
+            ray = next((r for r in self.board.rays[last_move.frm] if last_move.to in r), (last_move.to,))
+            kw["arrows"] = [Arrow((last_move.frm,) + tuple(ray[:ray.index(last_move.to) + 1]))]
+            kw["highlight"] = sorted(last_move.placed)
+        return kw
