@@ -1,1 +1,505 @@
-"""(being written: registers its puzzles when done)."""
+"""Get a Jump On (RULES.md section 5): forward placement and reverse peg solitaire by moves.
+
+Registers ``jump-forward`` and ``jump-reverse``.
+
+Forward result / solution file::
+
+    {"puzzle": "jump-forward", "board", "corner", "steps": [{"place": node, "jumps": [landings]}],
+     "final_position": [32 node ids], "seconds"}
+
+Reverse result / solution file::
+
+    {"puzzle": "jump-reverse", "board", "position": [start nodes], "moves": [{"from": node,
+     "jumps": [landings]}], "status": "optimal"|"feasible"|"infeasible"|"unknown",
+     "objective": moves, "bound": proven lower bound, "seconds"}
+
+Jumped nodes are implied by consecutive landings and recomputed by the checker.
+The engine is :mod:`solvers.jump_search` (IDA* on moves); the second backend is the
+CP-SAT time-step model :mod:`models.jump`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from boards import Board, NodeId
+
+from .jump_search import (
+    ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, mask_of, nodes_of,
+)
+from .registry import (
+    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, read_json_file, register_puzzle, require,
+)
+
+FORWARD = "jump-forward"
+REVERSE = "jump-reverse"
+STONES = 32
+DEFAULT_CORNER = 60
+BACKENDS = ("search", "sat")
+STATUSES = ("optimal", "feasible", "infeasible", "unknown")
+BENCH_SEEDS = (1, 2, 3, 4, 5)
+SAT_SOLVER = "cadical195"
+SAT_CONFLICTS = 10_000
+
+
+# ---------------------------------------------------------------------------- options
+def _corner(board: Board, corner: Any) -> NodeId:
+    if corner is None:
+        if board.has_node(DEFAULT_CORNER) and board.name == "power-of-two":
+            return DEFAULT_CORNER
+        unjumpable = nodes_of(JumpTables(board, symmetry=False).unjumpable)
+        if not unjumpable:
+            raise SolutionError(f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
+        return unjumpable[0]
+    if isinstance(corner, bool) or not isinstance(corner, int) or not board.has_node(corner):
+        raise SolutionError(f"--corner {corner!r}: node does not exist on board {board.name}")
+    return corner
+
+
+def _backend(backend: Any) -> str:
+    backend = "search" if backend is None else backend
+    if backend not in BACKENDS:
+        raise SolutionError(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    return backend
+
+
+def read_position(source: Any, board: Board) -> list[NodeId]:
+    """A start position: a FILE (JSON with 'position' or 'final_position', or a plain list of
+    node ids), or a list of node ids."""
+    where = "position"
+    if isinstance(source, (str, Path)):
+        where = str(source)
+        data = read_json_file(source)
+    else:
+        data = source
+    if isinstance(data, Mapping):
+        key = "position" if "position" in data else "final_position" if "final_position" in data else None
+        if key is None:
+            raise SolutionError(f"{where}: needs a field 'position' or 'final_position' (or be a list of node ids)")
+        data = data[key]
+    if not isinstance(data, list):
+        raise SolutionError(f"{where}: a position is a list of node ids")
+    out = []
+    for v in data:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise SolutionError(f"{where}: {v!r} is not a node id")
+        if not board.has_node(v):
+            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
+        if v in out:
+            raise SolutionError(f"{where}: node {v} is listed twice")
+        out.append(v)
+    if not out:
+        raise SolutionError(f"{where}: the position has no stones")
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------- forward
+def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time_limit: float | None = None,
+                  seed: int | None = None, progress: Progress = no_progress) -> dict:
+    """A forward answer: the first one in a fixed search order that uses at least one chain jump
+    (an answer without chains is undone by one move of its jumper, RULES.md section 5), or with
+    ``seed`` a seeded random one (chains preferred)."""
+    corner = _corner(board, corner)
+    if _backend(backend) != "search":
+        raise SolutionError("jump-forward: only the search backend places stones (a forward answer is found in milliseconds)")
+    if board.size < STONES:
+        raise SolutionError(f"board {board.name} has {board.size} nodes, fewer than {STONES} stones")
+    started = time.perf_counter()
+    steps = forward_search(board, corner, stones=STONES, seed=seed, require_chains=True, time_limit=time_limit)
+    if steps is None:
+        steps = forward_search(board, corner, stones=STONES, seed=seed, time_limit=time_limit)
+    if steps is None:
+        raise SolutionError(f"jump-forward: no sequence of {STONES - 1} steps from corner {corner} found"
+                            + (f" within {time_limit} s" if time_limit else " (search exhausted)"))
+    return forward_result(board, corner, steps, time.perf_counter() - started)
+
+
+def forward_result(board: Board, corner: NodeId, steps: Sequence[ForwardStep], seconds: float) -> dict:
+    return {
+        "puzzle": FORWARD, "board": board.name, "corner": corner,
+        "steps": [{"place": s.place, "jumps": list(s.jumps)} for s in steps],
+        "final_position": forward_final(board, corner, steps),
+        "seconds": round(seconds, 3),
+    }
+
+
+def _landings(raw: Any, where: str, board: Board) -> list[NodeId]:
+    if not isinstance(raw, list):
+        raise SolutionError(f"{where}: field 'jumps' must be a list of landing nodes")
+    for v in raw:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise SolutionError(f"{where}: field 'jumps': {v!r} is not a node id")
+        if not board.has_node(v):
+            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
+    return list(raw)
+
+
+def _node_field(entry: Mapping, key: str, where: str, board: Board) -> NodeId:
+    v = require(entry, key, int, where)
+    if not board.has_node(v):
+        raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
+    return v
+
+
+def _chain_fault(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[NodeId], label: str,
+                 remove: bool) -> tuple[str | None, NodeId]:
+    """Replays a chain of jumps of the stone on ``cur`` (``remove``: jumped stones go), updating
+    ``occ``; returns the first fault and the node the stone stands on."""
+    for k, nxt in enumerate(landings, start=1):
+        over = tables.over.get((cur, nxt))
+        if over is None:
+            return f"{label}, jump {k}: {cur} to {nxt} is not a jump along a line", cur
+        if over not in occ:
+            return f"{label}, jump {k}: {cur} to {nxt} jumps over node {over}, which is empty", cur
+        if nxt in occ:
+            return f"{label}, jump {k}: {cur} to {nxt} lands on node {nxt}, which is occupied", cur
+        occ.discard(cur)
+        if remove:
+            occ.discard(over)
+        occ.add(nxt)
+        cur = nxt
+    return None, cur
+
+
+def check_forward(data: Mapping, board: Board) -> CheckReport:
+    where = FORWARD
+    corner = _node_field(data, "corner", where, board)
+    raw_steps = require(data, "steps", list, where)
+    parsed = _parse_chains(raw_steps, "place", "step", where, board)
+    claimed = data.get("final_position")
+    tables = JumpTables(board, symmetry=False)
+    faults: list[str] = []
+    occ = {corner}
+    jumper = corner
+    chains = 0
+    for i, (place, landings) in enumerate(parsed, start=1):
+        label = f"step {i}"
+        if place in occ:
+            faults.append(f"{label}: node {place} is occupied")
+            break
+        if place not in board.adjacency[jumper]:
+            faults.append(f"{label}: node {place} is not adjacent to the jumper at {jumper}")
+            break
+        if not landings:
+            faults.append(f"{label}: the stone placed on {place} is not jumped (no landing given)")
+            break
+        if tables.over.get((jumper, landings[0])) != place:
+            faults.append(f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper at {jumper}")
+            break
+        occ.add(place)
+        fault, jumper = _chain_fault(tables, occ, jumper, landings, label, remove=False)
+        if fault:
+            faults.append(fault)
+            break
+        chains += len(landings) > 1
+    notes = []
+    if not faults:
+        if len(parsed) != STONES - 1:
+            faults.append(f"the answer has {len(parsed)} steps; {STONES - 1} steps put {STONES} stones on the board")
+        elif claimed is not None and (not isinstance(claimed, list) or sorted(claimed) != sorted(occ)):
+            faults.append(f"final_position does not match the replay (the stones stand on {sorted(occ)})")
+        else:
+            notes.append(f"{len(parsed)} steps, {len(occ)} stones on the board, {chains} steps with chain jumps")
+    return CheckReport(tuple(faults), tuple(notes))
+
+
+def _require_valid(check, puzzle: str, data: Mapping, board: Board) -> None:
+    report = check(data, board)
+    if not report.valid:
+        raise SolutionError(f"{puzzle}: cannot draw an invalid answer: {report.faults[0]}")
+
+
+def _parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board) -> list[tuple[NodeId, list[NodeId]]]:
+    """Steps ``{"place", "jumps"}`` or moves ``{"from", "jumps"}`` as (node, landings) pairs."""
+    out = []
+    for i, entry in enumerate(raw, start=1):
+        here = f"{where}: {noun} {i}"
+        if not isinstance(entry, Mapping):
+            raise SolutionError(f"{here}: must be an object {{'{start_key}': node, 'jumps': [landings]}}")
+        out.append((_node_field(entry, start_key, here, board), _landings(require(entry, "jumps", list, here), here, board)))
+    return out
+
+
+def diagram_forward(data: Mapping, board: Board):
+    from boards.draw import Arrow, Stone, panels
+
+    _require_valid(check_forward, FORWARD, data, board)
+    occ = {data["corner"]}
+    jumper = data["corner"]
+    frames = []
+    for i, step in enumerate(data["steps"], start=1):
+        path = (jumper,) + tuple(step["jumps"])
+        occ.add(step["place"])
+        occ.discard(jumper)
+        jumper = step["jumps"][-1]
+        occ.add(jumper)
+        stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "") for v in sorted(occ)]
+        frames.append({"stones": stones, "arrows": [Arrow(path)], "title": f"step {i}: +{step['place']}"})
+    return panels(board, frames, columns=8, panel_px=240)
+
+
+# ---------------------------------------------------------------------------- reverse
+def default_position(board: Board, corner: Any = None) -> list[NodeId]:
+    return solve_forward(board, corner=corner)["final_position"]
+
+
+def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
+                  symmetry: bool | None = None, corner: Any = None, targets: Sequence[NodeId] | None = None,
+                  progress: Progress = no_progress) -> dict:
+    """From a position to one stone in the fewest moves (see the module docstring)."""
+    backend = _backend(backend)
+    start = default_position(board, corner) if position is None else read_position(position, board)
+    if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
+        raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
+    started = time.perf_counter()
+    if backend == "search":
+        out = _reverse_search(board, start, time_limit, symmetry is not False, targets, progress)
+    else:
+        out = _reverse_sat(board, start, time_limit, targets, progress)
+    out["seconds"] = round(time.perf_counter() - started, 3)
+    return out
+
+
+def _reverse_result(board: Board, start: Sequence[NodeId], moves, status: str, objective, bound: int) -> dict:
+    return {
+        "puzzle": REVERSE, "board": board.name, "position": sorted(start),
+        "moves": [{"from": f, "jumps": list(js)} for f, js in (moves or [])],
+        "status": status, "objective": objective, "bound": bound,
+    }
+
+
+def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId, list[NodeId]]]:
+    return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:])]
+
+
+def _reverse_search(board, start, time_limit, symmetry, targets, progress) -> dict:
+    rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
+    res = rs.run(time_limit=time_limit)
+    if res.infeasible:
+        return _reverse_result(board, start, [], "infeasible", None, res.bound)
+    if res.positions is None:
+        return _reverse_result(board, start, [], "unknown", None, res.bound)
+    moves = moves_of(rs.tables, res.positions)
+    status = "optimal" if res.proven else "feasible"
+    return _reverse_result(board, start, moves, status, len(moves), res.bound)
+
+
+def _timed_solve(solver, assumptions: list[int], deadline: float | None) -> bool | None:
+    """A SAT call that gives up (``None``) at the deadline: CaDiCaL cannot be interrupted, so it
+    runs in budgets of :data:`SAT_CONFLICTS` conflicts, keeping what it learnt in between."""
+    if deadline is None:
+        return solver.solve(assumptions=assumptions)
+    answer = None
+    while answer is None and time.perf_counter() < deadline:
+        solver.conf_budget(SAT_CONFLICTS)
+        answer = solver.solve_limited(assumptions=assumptions)
+    return answer
+
+
+def _reverse_sat(board, start, time_limit, targets, progress) -> dict:
+    """CaDiCaL on the CNF plan (:func:`models.jump.reverse_cnf`): first any plan, then
+    "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or time out.
+    The floor is the admissible bound of the search (unjumpable stones, Merson regions)."""
+    from pysat.solvers import Solver
+
+    from models.jump import decode_cnf, reverse_cnf
+
+    rs = ReverseSearch(board, start, targets=targets, pagodas=False)
+    if not rs.targets:
+        return _reverse_result(board, start, [], "infeasible", None, len(start))
+    floor = rs.lower_bound(rs.start, rs.targets)
+    rc = reverse_cnf(board, start, targets=nodes_of(rs.targets))
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    best: list | None = None
+    bound = floor
+    with Solver(name=SAT_SOLVER, bootstrap_with=rc.clauses) as solver:
+        limit = rc.steps
+        while True:
+            if best is not None and limit < max(1, floor):
+                bound = len(best)
+                break
+            assumptions = [-rc.totalizer.rhs[limit]] if limit < rc.steps else []
+            answer = _timed_solve(solver, assumptions, deadline)
+            if answer is None:  # the time is up
+                break
+            if not answer:
+                if best is None:
+                    return _reverse_result(board, start, [], "infeasible", None, rc.steps + 1)
+                bound = limit + 1
+                break
+            best = decode_cnf(rc, solver.get_model(), board)
+            progress(f"sat: {len(best)} moves")
+            limit = len(best) - 1
+    if best is None:
+        return _reverse_result(board, start, [], "unknown", None, floor)
+    bound = min(max(bound, floor), len(best))
+    return _reverse_result(board, start, best, "optimal" if bound == len(best) else "feasible", len(best), bound)
+
+
+def check_reverse(data: Mapping, board: Board) -> CheckReport:
+    where = REVERSE
+    start = read_position(require(data, "position", list, where), board)
+    raw_moves = require(data, "moves", list, where)
+    status = require(data, "status", str, where)
+    if status not in STATUSES:
+        raise SolutionError(f"{where}: field 'status' must be one of {', '.join(STATUSES)}")
+    objective = data.get("objective")
+    bound = data.get("bound")
+    if objective is not None and (isinstance(objective, bool) or not isinstance(objective, int)):
+        raise SolutionError(f"{where}: field 'objective' must be int or null")
+    if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+        raise SolutionError(f"{where}: field 'bound' must be int or null")
+    parsed = _parse_chains(raw_moves, "from", "move", where, board)
+    tables = JumpTables(board, symmetry=False)
+    faults: list[str] = []
+    occ = set(start)
+    for i, (frm, landings) in enumerate(parsed, start=1):
+        label = f"move {i}"
+        if frm not in occ:
+            faults.append(f"{label}: node {frm} has no stone")
+            break
+        if not landings:
+            faults.append(f"{label}: no jump given")
+            break
+        fault, _ = _chain_fault(tables, occ, frm, landings, label, remove=True)
+        if fault:
+            faults.append(fault)
+            break
+    notes = []
+    if not faults:
+        if status == "infeasible" or status == "unknown":
+            if parsed:
+                faults.append(f"status {status} but {len(parsed)} moves are given")
+        elif len(occ) != 1:
+            faults.append(f"after {len(parsed)} moves {len(occ)} stones are left, not one")
+        elif objective != len(parsed):
+            faults.append(f"objective {objective} does not match the {len(parsed)} moves given")
+        elif bound is not None and bound > len(parsed):
+            faults.append(f"bound {bound} exceeds the {len(parsed)} moves found")
+        elif status == "optimal" and bound != len(parsed):
+            faults.append(f"status optimal but the bound {bound} is below the {len(parsed)} moves found")
+        if not faults:
+            if parsed:
+                notes.append(f"{len(parsed)} moves, {sum(len(js) for _, js in parsed)} jumps, "
+                             f"last stone on {next(iter(occ))}")
+            notes.append(f"status {status}; the lower bound {bound} is the solver's claim (not re-proved by the checker)")
+    return CheckReport(tuple(faults), tuple(notes))
+
+
+def diagram_reverse(data: Mapping, board: Board):
+    from boards.draw import Arrow, Stone, panels
+
+    _require_valid(check_reverse, REVERSE, data, board)
+    tables = JumpTables(board, symmetry=False)
+    occ = set(data["position"])
+    frames = []
+    for i, mv in enumerate(data["moves"], start=1):
+        path = (mv["from"],) + tuple(mv["jumps"])
+        stones = [Stone(v, "dark" if v == mv["from"] else "light") for v in sorted(occ)]
+        _chain_fault(tables, occ, mv["from"], mv["jumps"], "", remove=True)
+        frames.append({"stones": stones, "arrows": [Arrow(path)], "title": f"move {i}: {len(mv['jumps'])} jump(s)"})
+    frames.append({"stones": [Stone(v, "dark") for v in sorted(occ)],
+                   "title": "end" if data["moves"] else f"start ({data['status']})"})
+    return panels(board, frames, columns=6, panel_px=260)
+
+
+# ---------------------------------------------------------------------------- results
+def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg", "png")) -> list[str]:
+    from boards.draw import save
+
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    files = [f"{stem}.json"]
+    for ext in exts:
+        save(diagram(data, board), out / f"{stem}.{ext}")
+        files.append(f"{stem}.{ext}")
+    return files
+
+
+def results(out: Path, progress: Progress) -> list[ResultRow]:
+    from boards import load
+
+    board = load("power-of-two")
+    rows = []
+    fwd = solve_forward(board)
+    files = _write(out, FORWARD, fwd, diagram_forward, board)
+    chains = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
+    progress(f"{FORWARD}: 31 steps, {chains} with chain jumps, {fwd['seconds']} s")
+    rows.append(ResultRow(FORWARD, f"corner {fwd['corner']}", "31 steps", "found (any answer is optimal)", "search",
+                          "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
+    rev = solve_reverse(board, position=fwd["final_position"], time_limit=600, progress=progress)
+    files = _write(out, REVERSE, rev, diagram_reverse, board)
+    progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
+    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=60)
+    agree = "search, sat" if sat["status"] == "optimal" and sat["objective"] == rev["objective"] else "search"
+    rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]), f"{rev['status']} (bound {rev['bound']})",
+                          agree, f"sat backend: {sat['status']} {sat['objective']} (bound {sat['bound']})",
+                          rev["seconds"], tuple(files)))
+    rows.extend(bench_results(out, board, progress))
+    return rows
+
+
+def bench_results(out: Path, board: Board, progress: Progress, time_limit: float = 45.0) -> list[ResultRow]:
+    """Five seeded forward answers with chain jumps and the reverse status of each final position."""
+    entries = []
+    rows = []
+    for seed in BENCH_SEEDS:
+        fwd = solve_forward(board, seed=seed)
+        search = solve_reverse(board, position=fwd["final_position"], time_limit=time_limit)
+        sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=20)
+        best = search
+        if sat["objective"] is not None and (best["objective"] is None or sat["objective"] < best["objective"]):
+            best = dict(sat)
+        bound = max(search["bound"] or 0, sat["bound"] or 0)
+        if best["objective"] is not None:
+            bound = min(bound, best["objective"])
+            status = "optimal" if bound == best["objective"] else "feasible"
+        else:
+            status = "infeasible" if "infeasible" in (search["status"], sat["status"]) else "unknown"
+        best.update(status=status, bound=bound, backend=f"search {search['status']}, sat {sat['status']}",
+                    seconds=round(search["seconds"] + sat["seconds"], 3), seed=seed,
+                    forward_steps=fwd["steps"], chain_steps=sum(len(s["jumps"]) > 1 for s in fwd["steps"]))
+        stem = f"jump-bench-{seed}"
+        files = _write(out, stem, {k: v for k, v in best.items() if k not in ("forward_steps",)}, diagram_reverse,
+                       board, exts=("svg",))
+        entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": best["chain_steps"],
+                        "forward_steps": fwd["steps"], "status": status, "objective": best["objective"],
+                        "bound": bound, "search": {k: search[k] for k in ("status", "objective", "bound", "seconds")},
+                        "sat": {k: sat[k] for k in ("status", "objective", "bound", "seconds")}, "file": f"{stem}.json"})
+        progress(f"jump-bench seed {seed}: {status}, best {best['objective']}, bound {bound}")
+        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", str(best["objective"]), f"{status} (bound {bound})",
+                              "search, sat", f"{best['chain_steps']} forward steps with chains", best["seconds"],
+                              tuple(files)))
+    (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "time_limit": time_limit,
+                                                     "positions": entries}, indent=1) + "\n", encoding="utf-8")
+    return rows
+
+
+# ---------------------------------------------------------------------------- registry
+def _solve_forward_cli(board: Board, **options) -> dict:
+    return solve_forward(board, **options)
+
+
+register_puzzle(Puzzle(
+    name=FORWARD,
+    title="Get a Jump On, forward: 31 placement steps with chain jumps",
+    solve=_solve_forward_cli,
+    check=check_forward,
+    diagram=diagram_forward,
+    results=None,
+    options=("backend", "time_limit", "corner"),
+    order=50,
+))
+
+register_puzzle(Puzzle(
+    name=REVERSE,
+    title="Get a Jump On, reverse: peg solitaire to one stone in the fewest moves",
+    solve=solve_reverse,
+    check=check_reverse,
+    diagram=diagram_reverse,
+    results=results,
+    options=("backend", "time_limit", "corner", "position", "symmetry"),
+    order=51,
+))

@@ -1,0 +1,322 @@
+"""Get a Jump On: jump tables, invariants, forward and reverse search against a plain
+breadth-first solver and the CP-SAT planning model, the checker on the committed answers
+and on broken copies, and the CLI."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from boards import load
+from powertwo.cli import main
+from solvers.jump import (
+    check_forward, check_reverse, diagram_forward, diagram_reverse, read_position, solve_forward, solve_reverse,
+)
+from solvers.jump_search import (
+    JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
+    plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
+)
+from solvers.registry import SolutionError
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+P2 = load("power-of-two")
+ENGLISH = english_board()
+CENTRE = node_at(ENGLISH, 0, 0)
+
+
+def committed(name):
+    return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- tables and invariants
+def test_jump_tables_power_of_two():
+    t = JumpTables(P2)
+    assert len(P2.jumps) == 208
+    assert sum(len(j) for j in t.jumps_from) == 208
+    assert nodes_of(t.unjumpable) == [1, 5, 25, 27, 38, 40, 60, 64]
+    assert t.over[(60, 62)] == 61 and t.over[(38, 40)] == 39 and (60, 64) not in t.over
+    # symmetry images by lookup agree with the permutations
+    m = mask_of([60, 61, 42, 3, 33])
+    for s, perm in enumerate(t.perms):
+        assert nodes_of(t.image(s, m)) == sorted(perm[v - 1] for v in (60, 61, 42, 3, 33))
+    assert t.canonical(m) == min(t.image(s, m) for s in range(len(t.perms)))
+
+
+def test_english_board_and_position_classes():
+    assert (ENGLISH.size, len(ENGLISH.lines), len(ENGLISH.jumps), len(ENGLISH.symmetries)) == (33, 14, 76, 8)
+    assert len(position_classes(ENGLISH)) == 4          # 16 position classes on the 33-hole board
+    assert position_classes(P2) == []                    # none on the Power of Two board
+    for f in position_classes(ENGLISH):
+        assert all(popcount(f & mask_of(t)) % 2 == 0 for t in ENGLISH.jumps)
+    t = JumpTables(ENGLISH)
+    assert popcount(t.unjumpable) == 8                   # the eight corners of the cross
+
+
+def test_merson_regions_need_a_move_from_inside():
+    regions = merson_regions(P2)
+    assert mask_of([60, 61]) in regions and mask_of([2, 3]) in regions
+    middles = {}
+    for a, b, c in P2.jumps:
+        middles.setdefault(b, []).append((a, c))
+    for r in regions:
+        nodes = set(nodes_of(r))
+        assert all(a in nodes or c in nodes for b in nodes for a, c in middles.get(b, ()))
+
+
+def test_pagoda_from_lp_is_a_pagoda_and_excludes_targets():
+    start = random_solvable(ENGLISH, CENTRE, 10, seed=3)
+    w = pagoda_for(ENGLISH, mask_of(start), CENTRE)
+    p = Pagoda(w, ENGLISH.size)
+    assert valid_pagoda(ENGLISH, p.weights)
+    assert p.value(mask_of(start)) >= p.weights[CENTRE - 1]   # the centre is reachable
+
+
+# ---------------------------------------------------------------- reverse search
+@pytest.mark.parametrize("seed", range(4))
+def test_reverse_search_matches_plain_bfs(seed):
+    pos = random_solvable(ENGLISH, CENTRE, 11, seed)
+    fast = ReverseSearch(ENGLISH, pos, targets=[CENTRE]).run()
+    plain, _, finished = plain_bfs(ENGLISH, pos, targets=[CENTRE])
+    assert finished and fast.proven and fast.moves == plain
+    anywhere = ReverseSearch(ENGLISH, pos).run()
+    assert anywhere.moves == plain_bfs(ENGLISH, pos)[0]
+
+
+def test_reverse_infeasible_is_proven():
+    # two stones that can never meet: no jump at all
+    res = solve_reverse(P2, position=[60, 64])
+    assert res["status"] == "infeasible" and res["moves"] == []
+    assert check_reverse(res, P2).valid
+
+
+def test_english_small_known_instance_both_backends():
+    pos = random_solvable(ENGLISH, CENTRE, 8, seed=11)
+    search = solve_reverse(ENGLISH, position=pos, targets=[CENTRE])
+    sat = solve_reverse(ENGLISH, position=pos, backend="sat", targets=[CENTRE])
+    assert search["status"] == sat["status"] == "optimal"
+    assert search["objective"] == sat["objective"] == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
+    # checker on another board needs the board object: replay directly
+    assert check_reverse(search, ENGLISH).valid and check_reverse(sat, ENGLISH).valid
+
+
+# ---------------------------------------------------------------- forward
+def test_forward_default_answer():
+    res = solve_forward(P2)
+    assert res["corner"] == 60 and len(res["steps"]) == 31 and len(res["final_position"]) == 32
+    assert any(len(s["jumps"]) > 1 for s in res["steps"])
+    assert check_forward(res, P2).valid
+    assert res["final_position"] == committed("jump-forward")["final_position"]
+
+
+def test_forward_seeded_answers_are_reproducible_and_use_chains():
+    a, b = solve_forward(P2, seed=3), solve_forward(P2, seed=3)
+    assert a["steps"] == b["steps"]
+    assert sum(len(s["jumps"]) > 1 for s in a["steps"]) > 1 and check_forward(a, P2).valid
+
+
+def test_forward_bad_corner():
+    with pytest.raises(SolutionError, match="--corner 65: node does not exist on board power-of-two"):
+        solve_forward(P2, corner=65)
+
+
+# ---------------------------------------------------------------- committed answers
+def test_committed_answers_are_valid():
+    fwd, rev = committed("jump-forward"), committed("jump-reverse")
+    assert check_forward(fwd, P2).valid
+    report = check_reverse(rev, P2)
+    assert report.valid
+    assert rev["position"] == fwd["final_position"]
+    assert rev["status"] == "optimal" and rev["objective"] == rev["bound"] == 3
+    bench = committed("jump-bench")
+    assert len(bench["positions"]) == 5
+    for entry in bench["positions"]:
+        assert entry["chain_steps"] > 0
+        answer = json.loads((RESULTS / entry["file"]).read_text())
+        assert check_reverse(answer, P2).valid
+        assert answer["position"] == entry["position"]
+
+
+def test_default_reverse_minimum_is_reproduced():
+    res = solve_reverse(P2)
+    assert (res["status"], res["objective"], res["bound"]) == ("optimal", 3, 3)
+
+
+def _faults(check, data):
+    return list(check(data, P2).faults)
+
+
+def _occupied_before(fwd, step):
+    """Stones and jumper before forward step ``step`` (1-based), replayed here independently."""
+    occ, jumper = {fwd["corner"]}, fwd["corner"]
+    for s in fwd["steps"][:step - 1]:
+        occ |= {s["place"], s["jumps"][-1]}
+        occ.discard(jumper)
+        jumper = s["jumps"][-1]
+        occ.add(jumper)
+    return occ, jumper
+
+
+def test_forward_checker_rejects_broken_copies():
+    fwd = committed("jump-forward")
+    steps = fwd["steps"]
+    # a placement not adjacent to the jumper
+    bad = copy.deepcopy(fwd)
+    bad["steps"][0]["place"] = 42
+    assert _faults(check_forward, bad) == ["step 1: node 42 is not adjacent to the jumper at 60"]
+    # a step that skips the jump
+    bad = copy.deepcopy(fwd)
+    bad["steps"][0]["jumps"] = []
+    assert _faults(check_forward, bad) == [f"step 1: the stone placed on {steps[0]['place']} is not jumped (no landing given)"]
+    # placing on an occupied node
+    bad = copy.deepcopy(fwd)
+    bad["steps"][1]["place"] = steps[0]["jumps"][-1]
+    assert _faults(check_forward, bad) == [f"step 2: node {steps[0]['jumps'][-1]} is occupied"]
+    # a chain jump after the first landing: over an empty node, onto an occupied node, along no line
+    over = JumpTables(P2).over
+    kinds = {
+        "empty": lambda occ, f: [(c, f"jumps over node {b}, which is empty")
+                                 for a, b, c in P2.jumps if a == f and b not in occ and c not in occ],
+        "occupied": lambda occ, f: [(c, f"lands on node {c}, which is occupied")
+                                    for a, b, c in P2.jumps if a == f and b in occ and c in occ],
+        "no line": lambda occ, f: [(v, "is not a jump along a line")
+                                   for v in P2.nodes if v not in occ and v != f and (f, v) not in over],
+    }
+    for kind, candidates in kinds.items():
+        for i in range(1, len(steps) + 1):
+            occ, jumper = _occupied_before(fwd, i)
+            first = steps[i - 1]["jumps"][0]
+            occ = (occ | {steps[i - 1]["place"], first}) - {jumper}
+            found = candidates(occ, first)
+            if found:
+                landing, reason = found[0]
+                break
+        else:
+            raise AssertionError(f"no step allows the mutation {kind}")
+        bad = copy.deepcopy(fwd)
+        bad["steps"][i - 1]["jumps"] = [first, landing]
+        assert _faults(check_forward, bad) == [f"step {i}, jump 2: {first} to {landing} {reason}"], kind
+    no_line = next(v for v in P2.nodes if v != 60 and (60, v) not in over)
+    # a first landing that is not beyond the placed stone
+    bad = copy.deepcopy(fwd)
+    bad["steps"][0]["jumps"] = [no_line]
+    assert _faults(check_forward, bad)[0].startswith(f"step 1: the first landing {no_line} is not the node beyond")
+    # a wrong final position
+    bad = copy.deepcopy(fwd)
+    bad["final_position"] = bad["final_position"][1:]
+    assert _faults(check_forward, bad)[0].startswith("final_position does not match the replay")
+
+
+def test_reverse_checker_rejects_broken_copies():
+    rev = committed("jump-reverse")
+    occ = set(rev["position"])
+    over = JumpTables(P2).over
+    # a chain jump along no line
+    bad = copy.deepcopy(rev)
+    frm = bad["moves"][0]["from"]
+    far = next(v for v in P2.nodes if v not in occ and (frm, v) not in over)
+    bad["moves"][0]["jumps"] = [far]
+    assert _faults(check_reverse, bad) == [f"move 1, jump 1: {frm} to {far} is not a jump along a line"]
+    # a jump over an empty node
+    a, b, c = next((a, b, c) for a, b, c in P2.jumps if a in occ and b not in occ and c not in occ)
+    bad = copy.deepcopy(rev)
+    bad["moves"][0] = {"from": a, "jumps": [c]}
+    assert _faults(check_reverse, bad) == [f"move 1, jump 1: {a} to {c} jumps over node {b}, which is empty"]
+    # a landing on an occupied node
+    a, b, c = next((a, b, c) for a, b, c in P2.jumps if a in occ and b in occ and c in occ)
+    bad = copy.deepcopy(rev)
+    bad["moves"][0] = {"from": a, "jumps": [c]}
+    assert _faults(check_reverse, bad) == [f"move 1, jump 1: {a} to {c} lands on node {c}, which is occupied"]
+    # a move from an empty node, a move without a jump, a wrong objective, too few moves, a bound too high
+    empty = min(set(P2.nodes) - occ)
+    bad = copy.deepcopy(rev)
+    bad["moves"][0]["from"] = empty
+    assert _faults(check_reverse, bad) == [f"move 1: node {empty} has no stone"]
+    bad = copy.deepcopy(rev)
+    bad["moves"][0]["jumps"] = []
+    assert _faults(check_reverse, bad) == ["move 1: no jump given"]
+    bad = copy.deepcopy(rev)
+    bad["objective"] = 2
+    assert _faults(check_reverse, bad) == ["objective 2 does not match the 3 moves given"]
+    bad = copy.deepcopy(rev)
+    bad["moves"] = bad["moves"][:2]
+    bad["objective"] = 2
+    assert _faults(check_reverse, bad)[0].startswith("after 2 moves ")
+    bad = copy.deepcopy(rev)
+    bad["bound"] = 4
+    assert _faults(check_reverse, bad) == ["bound 4 exceeds the 3 moves found"]
+
+
+def test_malformed_files_raise_solution_error():
+    rev = committed("jump-reverse")
+    bad = dict(rev)
+    del bad["moves"]
+    with pytest.raises(SolutionError, match="jump-reverse: missing field 'moves'"):
+        check_reverse(bad, P2)
+    bad = copy.deepcopy(rev)
+    bad["moves"][1]["jumps"] = [99]
+    with pytest.raises(SolutionError, match="jump-reverse: move 2: node 99 does not exist on board power-of-two"):
+        check_reverse(bad, P2)
+    fwd = copy.deepcopy(committed("jump-forward"))
+    fwd["steps"][3] = [1, 2]
+    with pytest.raises(SolutionError, match="jump-forward: step 4: must be an object"):
+        check_forward(fwd, P2)
+    with pytest.raises(SolutionError, match="position: node 70 does not exist"):
+        read_position([1, 70], P2)
+
+
+def test_position_file_forms(tmp_path):
+    fwd = committed("jump-forward")
+    for i, data in enumerate(({"final_position": fwd["final_position"]}, {"position": fwd["final_position"]},
+                              fwd["final_position"])):
+        path = tmp_path / f"p{i}.json"
+        path.write_text(json.dumps(data))
+        assert read_position(str(path), P2) == fwd["final_position"]
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps({"stones": [1]}))
+    with pytest.raises(SolutionError, match="needs a field 'position' or 'final_position'"):
+        read_position(str(path), P2)
+
+
+def test_diagrams_have_one_panel_per_move():
+    fig = diagram_reverse(committed("jump-reverse"), P2)
+    assert sum(1 for ax in fig.axes if ax.get_title()) == 4        # 3 moves + the end
+    fig = diagram_forward(committed("jump-forward"), P2)
+    assert sum(1 for ax in fig.axes if ax.get_title()) == 31
+
+
+def test_cli_check_and_exit_codes(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(main, ["check", str(RESULTS / "jump-reverse.json")])
+    assert res.exit_code == 0 and res.output.startswith("valid")
+    bad = committed("jump-reverse")
+    bad["moves"][0]["from"] = 1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    res = runner.invoke(main, ["check", str(path)])
+    assert res.exit_code == 1 and res.output.strip() == "move 1: node 1 has no stone"
+    del bad["moves"]
+    path.write_text(json.dumps(bad))
+    res = runner.invoke(main, ["check", str(path)])
+    assert res.exit_code == 2 and "missing field 'moves'" in res.output
+    res = runner.invoke(main, ["solve", "jump-reverse", "--backend", "magic"])
+    assert res.exit_code == 2
+
+
+def test_cp_sat_model_agrees_with_cnf_and_search():
+    from ortools.sat.python import cp_model
+
+    from models.jump import decode_moves, reverse_model
+
+    pos = random_solvable(ENGLISH, CENTRE, 7, seed=5)
+    rm = reverse_model(ENGLISH, pos, targets=[CENTRE])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    assert solver.solve(rm.model) == cp_model.OPTIMAL
+    moves = decode_moves(rm, solver, ENGLISH)
+    expected = plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
+    assert len(moves) == round(solver.objective_value) == expected
+    answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in moves], "status": "optimal",
+              "objective": expected, "bound": expected}
+    assert check_reverse(answer, ENGLISH).valid
