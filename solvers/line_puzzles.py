@@ -502,6 +502,8 @@ def check(data: Mapping, board: Board) -> CheckReport:
                               f"after {CHECK_TIME_LIMIT:g} s")
             if bound is not None and own.status == "feasible":
                 _check_bound(var, own, bound, faults, notes)
+            elif bound is not None:
+                notes.append(f"bound {bound} not decided: cp-sat found no answer in {CHECK_TIME_LIMIT:g} s")
     return CheckReport(tuple(faults), tuple(notes))
 
 
