@@ -1,1 +1,355 @@
-"""(being written: registers its game when done)."""
+"""David and Goliath (RULES.md section 3): two candidates, move then throw.
+
+Light is David (candidate on 60), Dark is Goliath (candidate on 5); each has 15
+reserve stones; **Decision:** David moves first. A turn (one :class:`Hurl` value)
+moves the own candidate along one line to a free node without passing a stone
+(David 1 or more nodes, Goliath exactly 1 or 2), then throws one stone from the
+candidate's new node along one line to a free node without passing a stone
+(David 1 or 2 nodes, Goliath 1 to 7). **Decision:** the throw is mandatory when
+any throw is possible and skipped when none is. A thrower whose reserve is empty
+picks up a thrown stone (of either colour) that stands on no border line (outer
+side of the board) and throws that one; it leaves its node before the throw, so it
+may land back on it. A player whose candidate cannot move on their turn loses.
+When the candidates are separated (no path of free nodes between them) the
+position's notes say so and give each candidate's count of reachable free nodes
+(an adjudication aid only; the game goes on).
+
+Notation: ``60-62*47`` (move 60-62, throw to 47); ``60-62*47^31`` (the stone on
+31 picked up and thrown to 47); ``60-62`` when no throw is possible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterator, Mapping
+
+from boards import BoardError, NodeId
+
+from .base import (
+    Game, InvalidMoveError, Outcome, Player, RecordError, check_position_game, int_from_json, node_from_json,
+    node_from_text, nodes_from_json, player_from_json, player_to_json, register, text_picture,
+)
+
+RESERVE = 15
+"""Reserve stones per player at the start."""
+MOVE_RANGE = ((1, None), (1, 2))
+"""(fewest, most) nodes a candidate moves: David, Goliath (``None``: no limit)."""
+THROW_RANGE = ((1, 2), (1, 7))
+"""(fewest, most) nodes a stone is thrown: David, Goliath."""
+CANDIDATE = ("David", "Goliath")
+
+
+@dataclass(frozen=True)
+class DGState:
+    """A position: the two candidates, each side's thrown stones, whose turn, moves made.
+
+    A side's reserve is ``15`` minus its thrown stones on the board (a reused stone keeps its colour).
+    """
+
+    david: NodeId
+    goliath: NodeId
+    light_thrown: frozenset[NodeId] = frozenset()
+    dark_thrown: frozenset[NodeId] = frozenset()
+    to_move: Player = 0
+    ply: int = 0
+
+    def candidate(self, player: Player) -> NodeId:
+        return self.goliath if player else self.david
+
+    def thrown(self, player: Player) -> frozenset[NodeId]:
+        return self.dark_thrown if player else self.light_thrown
+
+    def reserve(self, player: Player) -> int:
+        return RESERVE - len(self.thrown(player))
+
+    @property
+    def occupied(self) -> frozenset[NodeId]:
+        return self.light_thrown | self.dark_thrown | {self.david, self.goliath}
+
+
+@dataclass(frozen=True)
+class Hurl:
+    """Move the candidate ``frm -> to``; throw a stone to ``throw`` (``None``: no throw possible),
+    the stone picked up from ``pickup`` when the reserve is empty."""
+
+    frm: NodeId
+    to: NodeId
+    throw: NodeId | None = None
+    pickup: NodeId | None = None
+
+
+@register
+class DavidGoliath(Game):
+    name = "david-goliath"
+    title = "David and Goliath"
+    board_name = "power-of-two"
+    player_names = ("Light/David", "Dark/Goliath")
+    default_start = "standard"
+    start_names = ("standard",)
+    notation_help = "FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. 60-62*47 or 60-62*47^31"
+
+    # ------------------------------------------------------------ geometry
+    @cached_property
+    def border(self) -> frozenset[NodeId]:
+        """Nodes on a border line: a line with every node of the board on one side of it."""
+        out: set[NodeId] = set()
+        coords = self.board.coords
+        for line in self.board.lines:
+            (x1, y1), (x2, y2) = self.board.coord(line[0]), self.board.coord(line[-1])
+            sides = {(x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) for x, y in coords}
+            if all(s >= 0 for s in sides) or all(s <= 0 for s in sides):
+                out.update(line)
+        return frozenset(out)
+
+    # ------------------------------------------------------------ rules
+    def start(self, start: str | None = None, **kwargs: Any) -> DGState:
+        name = start or self.default_start
+        try:
+            sides = self.board.start("david-goliath" if name == "standard" else name)
+            (david,), (goliath,) = sides["light"], sides["dark"]
+        except (BoardError, KeyError, ValueError):
+            raise RecordError(f"game {self.name}: unknown start {name!r} (known: standard)") from None
+        return DGState(david, goliath)
+
+    def reach(self, occupied: frozenset[NodeId], frm: NodeId, low: int, high: int | None) -> Iterator[NodeId]:
+        """Free nodes ``low..high`` steps from ``frm`` along a line, never passing a stone."""
+        for ray in self.board.rays[frm]:
+            for steps, v in enumerate(ray, start=1):
+                if v in occupied or (high is not None and steps > high):
+                    break
+                if steps >= low:
+                    yield v
+
+    def throws(self, state: DGState, frm: NodeId, to: NodeId) -> list[tuple[NodeId, NodeId | None]]:
+        """Every (landing node, picked-up node) after the candidate moved ``frm -> to``."""
+        me = state.to_move
+        after = (state.occupied - {frm}) | {to}
+        low, high = THROW_RANGE[me]
+        if state.reserve(me) > 0:
+            return [(t, None) for t in self.reach(after, to, low, high)]
+        out = []
+        for p in sorted((state.light_thrown | state.dark_thrown) - self.border):
+            out.extend((t, p) for t in self.reach(after - {p}, to, low, high))
+        return out
+
+    def pseudo_legal_moves(self, state: DGState) -> Iterator[Hurl]:
+        me = state.to_move
+        frm = state.candidate(me)
+        for to in self.reach(state.occupied, frm, *MOVE_RANGE[me]):
+            options = self.throws(state, frm, to)
+            if not options:
+                yield Hurl(frm, to)
+            for t, p in options:
+                yield Hurl(frm, to, t, p)
+
+    def can_move(self, state: DGState, player: Player) -> bool:
+        occ = state.occupied
+        return any(v not in occ for v in self.board.adjacency[state.candidate(player)])
+
+    def illegality(self, state: DGState, move: Hurl) -> str | None:
+        if not isinstance(move, Hurl):
+            return f"not a move of {self.name}: {move!r}"
+        b, lab = self.board, self.board.label
+        if not all(v is None or b.has_node(v) for v in (move.frm, move.to, move.throw, move.pickup)):
+            return "the move names a node that is not on the board"
+        me = state.to_move
+        who = CANDIDATE[me]
+        if move.frm != state.candidate(me):
+            return f"{who} stands on {lab(state.candidate(me))}, not on {lab(move.frm)}"
+        reason = self._path_fault(state.occupied, move.frm, move.to, MOVE_RANGE[me], f"{who} moves", "destination")
+        if reason:
+            return reason
+        options = self.throws(state, move.frm, move.to)
+        if move.throw is None:
+            if move.pickup is not None:
+                return "a picked-up stone must be thrown (write FROM-TO*THROWN^PICKED)"
+            if options:
+                return f"a throw is possible (e.g. to {lab(options[0][0])}), so it is mandatory"
+            return None
+        if state.reserve(me) > 0:
+            if move.pickup is not None:
+                return (f"{who}'s reserve still holds {state.reserve(me)} stone{'s' if state.reserve(me) != 1 else ''}: "
+                        f"no stone may be picked up")
+            after = (state.occupied - {move.frm}) | {move.to}
+        else:
+            if move.pickup is None:
+                return f"{who}'s reserve is empty: pick up a thrown stone not on a border line (write ^NODE)"
+            if move.pickup not in state.light_thrown | state.dark_thrown:
+                return f"there is no thrown stone on {lab(move.pickup)} to pick up"
+            if move.pickup in self.border:
+                return f"the stone on {lab(move.pickup)} stands on a border line and cannot be reused"
+            after = (state.occupied - {move.frm} - {move.pickup}) | {move.to}
+        return self._path_fault(after, move.to, move.throw, THROW_RANGE[me], f"{who}'s throw reaches", "landing node")
+
+    def _path_fault(self, occupied, frm: NodeId, to: NodeId, span: tuple[int, int | None], what: str,
+                    end: str) -> str | None:
+        lab = self.board.label
+        if to == frm:
+            return f"{end} {lab(to)} is the starting node"
+        if to in occupied:
+            return f"{end} {lab(to)} is occupied"
+        ray = next((r for r in self.board.rays[frm] if to in r), None)
+        if ray is None:
+            return f"{lab(frm)} and {lab(to)} are not on a common line"
+        steps = ray.index(to) + 1
+        low, high = span
+        if steps < low or (high is not None and steps > high):
+            limit = f"{low} or more" if high is None else (f"{low} or {high}" if high == low + 1 else f"{low} to {high}")
+            return f"{what} {limit} nodes, not {steps} ({lab(frm)}-{lab(to)})"
+        blocker = next((v for v in ray[:steps - 1] if v in occupied), None)
+        if blocker is not None:
+            return f"the way {lab(frm)}-{lab(to)} passes over the stone on {lab(blocker)}"
+        return None
+
+    def _apply(self, state: DGState, move: Hurl) -> DGState:
+        me = state.to_move
+        light, dark = set(state.light_thrown), set(state.dark_thrown)
+        if move.throw is not None:
+            if move.pickup is None:
+                (dark if me else light).add(move.throw)
+            else:
+                pile = light if move.pickup in light else dark
+                pile.discard(move.pickup)
+                pile.add(move.throw)
+        david, goliath = (state.david, move.to) if me else (move.to, state.goliath)
+        return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
+
+    def outcome(self, state: DGState) -> Outcome | None:
+        me = state.to_move
+        if self.can_move(state, me):
+            return None
+        return Outcome(1 - me, f"{CANDIDATE[me]} ({self.player_names[me].split('/')[0]}) cannot move")
+
+    # ------------------------------------------------------------ separation report
+    def reachable(self, state: DGState, player: Player) -> frozenset[NodeId]:
+        """Free nodes the candidate could reach step by step through free nodes."""
+        occ = state.occupied
+        seen: set[NodeId] = set()
+        todo = [state.candidate(player)]
+        while todo:
+            v = todo.pop()
+            for w in self.board.adjacency[v]:
+                if w not in occ and w not in seen:
+                    seen.add(w)
+                    todo.append(w)
+        return frozenset(seen)
+
+    def separation(self, state: DGState) -> dict | None:
+        """``None`` while a path of free nodes joins the candidates; else each one's reachable count."""
+        david = self.reachable(state, 0)
+        if state.goliath in self.board.adjacency[state.david] or any(
+                state.goliath in self.board.adjacency[v] for v in david):
+            return None
+        return {"david": len(david), "goliath": len(self.reachable(state, 1))}
+
+    def notes(self, state: DGState) -> list[str]:
+        sep = self.separation(state)
+        if sep is None:
+            return []
+        d, g = sep["david"], sep["goliath"]
+        lead = "David" if d > g else "Goliath" if g > d else "neither"
+        return [f"the candidates are separated: David reaches {d} free node{'s' if d != 1 else ''}, Goliath {g} "
+                f"(adjudication aid: {lead} has more room; the game goes on)"]
+
+    # ------------------------------------------------------------ notation
+    def parse_move(self, text: str, state=None) -> Hurl:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        t = "".join(text.split())
+        if not t:
+            raise InvalidMoveError("empty move (write FROM-TO*THROWN, e.g. 60-62*47)")
+        pickup = throw = None
+        if "^" in t:
+            t, _, picked = t.partition("^")
+            if "*" not in t:
+                raise InvalidMoveError("a picked-up stone (^NODE) must follow a throw (*NODE)")
+            pickup = node_from_text(self.board, picked)
+        if "*" in t:
+            t, _, thrown = t.partition("*")
+            throw = node_from_text(self.board, thrown)
+        parts = t.split("-")
+        if len(parts) != 2 or not all(parts):
+            raise InvalidMoveError(f"{t!r} is not a move FROM-TO (e.g. 60-62)")
+        frm, to = (node_from_text(self.board, p) for p in parts)
+        return Hurl(frm, to, throw, pickup)
+
+    def format_move(self, move: Hurl, state=None) -> str:
+        if not isinstance(move, Hurl):
+            return repr(move)
+        lab = self.board.label
+        text = f"{lab(move.frm)}-{lab(move.to)}"
+        if move.throw is not None:
+            text += f"*{lab(move.throw)}"
+            if move.pickup is not None:
+                text += f"^{lab(move.pickup)}"
+        return text
+
+    # ------------------------------------------------------------ JSON
+    def state_to_json(self, state: DGState) -> dict:
+        return {
+            "game": self.name,
+            "david": state.david,
+            "goliath": state.goliath,
+            "light_thrown": sorted(state.light_thrown),
+            "dark_thrown": sorted(state.dark_thrown),
+            "to_move": player_to_json(state.to_move),
+            "ply": state.ply,
+        }
+
+    def state_from_json(self, data: Mapping) -> DGState:
+        check_position_game(self, data)
+        for key in ("david", "goliath"):
+            if key not in data:
+                raise RecordError(f"position: missing field {key!r}")
+        david = node_from_json(self.board, data["david"], "position field 'david'")
+        goliath = node_from_json(self.board, data["goliath"], "position field 'goliath'")
+        if david == goliath:
+            raise RecordError(f"position: David and Goliath both stand on {self.board.label(david)}")
+        light = nodes_from_json(self.board, data.get("light_thrown", []), "position field 'light_thrown'")
+        dark = nodes_from_json(self.board, data.get("dark_thrown", []), "position field 'dark_thrown'")
+        taken = {david: "David", goliath: "Goliath"}
+        for v in sorted(light | dark):
+            if v in taken or (v in light and v in dark):
+                raise RecordError(f"position: node {self.board.label(v)} holds two stones")
+        for player, thrown in ((0, light), (1, dark)):
+            if len(thrown) > RESERVE:
+                raise RecordError(f"position: {self.player_name(player)} has thrown {len(thrown)} stones, "
+                                  f"at most {RESERVE}")
+        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
+        ply = int_from_json(data.get("ply", 0), "position field 'ply'")
+        return DGState(david, goliath, light, dark, to_move, ply)
+
+    # ------------------------------------------------------------ display
+    def render_text(self, state: DGState) -> str:
+        cells = {v: "l" for v in state.light_thrown} | {v: "d" for v in state.dark_thrown}
+        cells |= {state.david: "DAV", state.goliath: "GOL"}
+        lines = [text_picture(self.board, cells),
+                 "DAV David (Light), GOL Goliath (Dark), l/d thrown stones, numbers: free nodes"]
+        for p in (0, 1):
+            lines.append(f"{CANDIDATE[p]:7} on {self.board.label(state.candidate(p))}, "
+                         f"{state.reserve(p)} in reserve")
+        lines.extend(self.notes(state))
+        lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        return "\n".join(lines)
+
+    def diagram(self, state: DGState, last_move: Hurl | None = None) -> dict:
+        from boards.draw import Arrow, Stone
+
+        stones = [Stone(state.david, "light", text="D"), Stone(state.goliath, "dark", text="G")]
+        stones += [Stone(v, "light", aged=True) for v in sorted(state.light_thrown)]
+        stones += [Stone(v, "dark", aged=True) for v in sorted(state.dark_thrown)]
+        kw: dict = {"stones": stones,
+                    "title": f"{self.title}: move {state.ply}, {self.player_name(state.to_move)} to move"}
+        if isinstance(last_move, Hurl):
+            arrows = [Arrow(self._way(last_move.frm, last_move.to))]
+            if last_move.throw is not None:
+                arrows.append(Arrow(self._way(last_move.to, last_move.throw), color="#d1495b"))
+            kw["arrows"] = arrows
+            if last_move.pickup is not None:
+                kw["marks"] = [last_move.pickup]
+        return kw
+
+    def _way(self, frm: NodeId, to: NodeId) -> tuple[NodeId, ...]:
+        ray = next((r for r in self.board.rays[frm] if to in r), (to,))
+        return (frm,) + tuple(ray[:ray.index(to) + 1])

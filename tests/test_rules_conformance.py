@@ -49,7 +49,7 @@ def playout(game, state, seed, max_plies=MAX_PLIES):
 
 
 def test_every_module_registers():
-    assert {"power-of-two", "thats-my-line"} <= set(GAMES)
+    assert {"power-of-two", "david-goliath", "thats-my-line"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,1 +1,126 @@
-"""(being written)."""
+"""David and Goliath, plain: RULES.md section 3 read literally, for cross-checking the generator.
+
+Distances are counted by positions on a line, border lines are the four outer
+sides found from the coordinates (x or y at its extreme), and the mandatory
+throw is decided by trying every landing node of the board.
+"""
+
+from __future__ import annotations
+
+from rules.david_goliath import Hurl
+
+SAMPLE_POSITIONS = 300
+
+
+def _occupied(state):
+    return set(state.light_thrown) | set(state.dark_thrown) | {state.david, state.goliath}
+
+
+def _straight(board, occupied, a, b):
+    """Nodes passed between ``a`` and ``b`` sliding along one line, and the distance; None if none."""
+    for line in board.lines:
+        if a in line and b in line:
+            i, j = line.index(a), line.index(b)
+            lo, hi = min(i, j), max(i, j)
+            return [line[k] for k in range(lo + 1, hi)], hi - lo
+    return None
+
+
+def _reaches(board, occupied, a, b, low, high):
+    if a == b or b in occupied:
+        return False
+    way = _straight(board, occupied, a, b)
+    if way is None:
+        return False
+    between, dist = way
+    return low <= dist <= high and not any(v in occupied for v in between)
+
+
+def _on_border(board, v):
+    xs = [x for x, _ in board.coords]
+    ys = [y for _, y in board.coords]
+    x, y = board.coord(v)
+    return x in (min(xs), max(xs)) or y in (min(ys), max(ys))
+
+
+def _throw_range(player):
+    return (1, 2) if player == 0 else (1, 7)
+
+
+def _move_range(player):
+    return (1, 99) if player == 0 else (1, 2)
+
+
+_THROWS: dict = {}
+
+
+def _all_throws(game, state, frm, to):
+    """Every (landing node, picked-up node), by trying every node of the board (memoised)."""
+    key = (id(game), state, frm, to)
+    if key not in _THROWS:
+        if len(_THROWS) > 20_000:
+            _THROWS.clear()
+        _THROWS[key] = _throws_now(game, state, frm, to)
+    return _THROWS[key]
+
+
+def _throws_now(game, state, frm, to):
+    me = state.to_move
+    occupied = _occupied(state) - {frm} | {to}
+    reserve = 15 - len(state.light_thrown if me == 0 else state.dark_thrown)
+    low, high = _throw_range(me)
+    out = []
+    if reserve > 0:
+        for t in game.board.nodes:
+            if _reaches(game.board, occupied, to, t, low, high):
+                out.append((t, None))
+        return out
+    for p in set(state.light_thrown) | set(state.dark_thrown):
+        if _on_border(game.board, p):
+            continue
+        for t in game.board.nodes:
+            if _reaches(game.board, occupied - {p}, to, t, low, high):
+                out.append((t, p))
+    return out
+
+
+def candidates(game, state):
+    me = state.to_move
+    frm = state.david if me == 0 else state.goliath
+    board = game.board
+    reserve = 15 - len(state.light_thrown if me == 0 else state.dark_thrown)
+    # a pickup is only worth asking about when the reserve is empty (and one wrong one otherwise)
+    thrown = sorted(set(state.light_thrown) | set(state.dark_thrown))
+    pickups = [None] + (thrown if reserve == 0 else thrown[:1])
+    out = []
+    for to in board.nodes:
+        if to == frm or not any(frm in line and to in line for line in board.lines):
+            continue
+        out.append(Hurl(frm, to))
+        for t in board.nodes:
+            if any(to in line and t in line for line in board.lines) and t != to:
+                for p in pickups:
+                    out.append(Hurl(frm, to, t, p))
+    return out
+
+
+def check(game, state, move) -> str | None:
+    board = game.board
+    me = state.to_move
+    mine = state.david if me == 0 else state.goliath
+    occupied = _occupied(state)
+    if all(v in occupied for line in board.lines if mine in line
+           for v in [line[k] for k in (line.index(mine) - 1, line.index(mine) + 1) if 0 <= k < len(line)]):
+        return "the game is over: the mover's candidate cannot move"
+    if move.frm != mine:
+        return "not the mover's candidate"
+    if not _reaches(board, occupied, move.frm, move.to, *_move_range(me)):
+        return "bad candidate move"
+    throws = _all_throws(game, state, move.frm, move.to)
+    if move.throw is None:
+        if move.pickup is not None:
+            return "pickup without throw"
+        return "a throw is possible" if throws else None
+    if (move.throw, move.pickup) not in throws:
+        return "not a possible throw"
+    return None
