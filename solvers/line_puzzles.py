@@ -163,7 +163,8 @@ def solve_cpsat(board: Board, var: Variant, *, stones: int = STONES, symmetry: b
     seconds = time.perf_counter() - started
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = tuple(v for v in board.nodes if solver.boolean_value(x[v]))
-        value = round(solver.objective_value)
+        # the stones may do better than the model's objective ("y -> exactly two" is one-way)
+        value = var.objective(board, chosen)
         raw = solver.best_objective_bound
         bound = int(-(-raw // 1)) if var.sense == "min" else int(raw // 1)
         name = "optimal" if status == cp_model.OPTIMAL else "feasible"
@@ -217,8 +218,10 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
                     status = "infeasible" if best is None else "optimal"
                     break
                 model = set(lit for lit in solver.get_model() if lit > 0)
-                cost = sum(1 for lit in cnf.costs if (lit in model if lit > 0 else -lit not in model))
-                best = (cost, tuple(v for v in board.nodes if cnf.stones[v] in model))
+                chosen = tuple(v for v in board.nodes if cnf.stones[v] in model)
+                # the cost the stones achieve (may beat the model's own "y" literals, which are one-way)
+                cost = cnf.cost(var.objective(board, chosen))
+                best = (cost, chosen)
                 progress(f"sat: objective {cnf.objective(cost)}")
                 if cost == 0:
                     status = "optimal"
