@@ -243,3 +243,14 @@ def test_position_json(game):
         game.state_from_json(dict(data, game="netzwerk"))
     with pytest.raises(RecordError, match="Light has 17 stones, at most 16"):
         game.state_from_json(dict(data, light=list(range(30, 47)), dark=[]))
+
+
+def test_diagram_shows_fresh_and_aged_stones_and_the_last_move(game):
+    from boards.draw import Arrow, Stone
+
+    move = game.parse_move("42-31 +28")
+    after = game.apply(game.start(), move)
+    kw = game.diagram(after, move)
+    assert Stone(31, "light", True) in kw["stones"] and Stone(28, "light", False) in kw["stones"]
+    assert Stone(22, "dark", False) in kw["stones"] and len(kw["stones"]) == 9
+    assert kw["arrows"] == [Arrow((42, 31))] and kw["highlight"] == [28]

@@ -1,5 +1,227 @@
-"""``powertwo moves|perft|validate|play``: the referee for the games of RULES.md."""
+"""``powertwo moves|perft|validate|play``: the referee for the games of RULES.md.
+
+Every command works for every registered game (``rules.game_names()``) through
+the hooks of :class:`rules.Game`. Rule options are given as ``--option
+NAME=VALUE`` (repeatable; ``true``/``false`` and numbers are read as such), e.g.
+``--option exact_reserve=true`` or ``--option stones=unlimited``.
+"""
 
 from __future__ import annotations
 
-from .common import main  # noqa: F401
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .common import echo_json, main
+
+OPTION_HELP = ("Rule option NAME=VALUE, repeatable (power-of-two: exact_reserve=true; "
+               "thats-my-line: stones=N|unlimited).")
+START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D; "
+              "default: the game's own).")
+POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
+
+
+def option_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low.lstrip("-").isdigit():
+        return int(low)
+    return text.strip()
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    from rules import RecordError
+
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise RecordError(f"--option {pair!r}: write NAME=VALUE, e.g. exact_reserve=true")
+        out[name.strip().replace("-", "_")] = option_value(value)
+    return out
+
+
+def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None):
+    """The game with its options, and the position to work on (``--position`` or ``--start``)."""
+    from rules import RecordError, get_game, validate_record
+    from solvers.registry import read_json_file
+
+    game = get_game(name, **parse_options(options))
+    if position is not None:
+        if start is not None:
+            raise RecordError("give either --start or --position, not both")
+        data = read_json_file(position)
+        if isinstance(data, dict) and "moves" in data:
+            data = dict(data, game=data.get("game", name))
+            if data["game"] != name:
+                raise RecordError(f"{position}: the record is a game of {data['game']}, not {name}")
+            res = validate_record(data, where=position)
+            return res.game, res.final
+        try:
+            return game, game.state_from_json(data)
+        except RecordError as exc:
+            raise RecordError(f"{position}: {exc}") from None
+    return game, game.start(start)
+
+
+def outcome_text(game, outcome) -> str:
+    if outcome is None:
+        return "game not over"
+    if outcome.winner is None:
+        return f"draw: {outcome.reason}"
+    return f"{game.player_name(outcome.winner)} wins: {outcome.reason}"
+
+
+@main.command("moves")
+@click.argument("game_name", metavar="GAME")
+@click.option("--start", default=None, help=START_HELP)
+@click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print {position, to_move, outcome, moves} as JSON.")
+def moves(game_name: str, start: str | None, position: str | None, options: tuple[str, ...], as_json: bool) -> None:
+    """Every legal move of GAME in a position, one per line, in the game's notation."""
+    game, state = game_and_state(game_name, options, start, position)
+    legal = [game.format_move(m, state) for m in game.legal_moves(state)]
+    out = game.outcome(state)
+    if as_json:
+        echo_json({"game": game.name, "position": game.state_to_json(state),
+                   "to_move": game.player_name(state.to_move), "outcome": None if out is None else {
+                       "winner": None if out.winner is None else game.player_name(out.winner), "reason": out.reason},
+                   "notes": game.notes(state), "moves": legal})
+        return
+    for text in legal:
+        click.echo(text)
+    click.echo(f"{len(legal)} legal moves for {game.player_name(state.to_move)}"
+               + ("" if out is None else f" ({outcome_text(game, out)})"), err=True)
+
+
+@main.command("perft")
+@click.argument("game_name", metavar="GAME")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--start", default=None, help=START_HELP)
+@click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--divide", is_flag=True, help="Also print the count below each first move.")
+def perft(game_name: str, depth: int, start: str | None, position: str | None, options: tuple[str, ...],
+          divide: bool) -> None:
+    """Number of legal move sequences of exactly DEPTH moves (a finished game has none)."""
+    game, state = game_and_state(game_name, options, start, position)
+    began = time.perf_counter()
+    if divide and depth > 0:
+        total = 0
+        for move in game.legal_moves(state):
+            n = game.perft(game.apply(state, move), depth - 1)
+            total += n
+            click.echo(f"{game.format_move(move, state)}: {n}")
+    else:
+        total = game.perft(state, depth)
+    click.echo(total)
+    click.echo(f"perft {depth}: {total} in {time.perf_counter() - began:.2f} s", err=True)
+
+
+@main.command("validate")
+@click.argument("game_name", metavar="GAME")
+@click.argument("record", type=click.Path(dir_okay=False))
+def validate(game_name: str, record: str) -> None:
+    """Replay a game RECORD.json of GAME: exit 0 with the result, exit 1 with the first
+    illegal move and why; a malformed record is one line on stderr and exit 2.
+
+    A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}.
+    """
+    from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
+    from solvers.registry import read_json_file
+
+    get_game(game_name)  # an unknown GAME is an error before the file is read
+    data = read_json_file(record)
+    if isinstance(data, dict) and data.get("game", game_name) != game_name:
+        raise RecordError(f"{record}: the record is a game of {data['game']!r}, not {game_name}")
+    if isinstance(data, dict) and "game" not in data:
+        data = dict(data, game=game_name)
+    try:
+        res = validate_record(data, where=record)
+    except (IllegalMoveError, InvalidMoveError) as exc:
+        click.echo(str(exc))
+        raise SystemExit(1)
+    click.echo(f"valid: {len(res.moves)} moves, {outcome_text(res.game, res.outcome)}")
+    if res.outcome is None:
+        click.echo(f"{res.game.player_name(res.final.to_move)} to move")
+    for note in res.game.notes(res.final):
+        click.echo(note)
+
+
+PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | save FILE | help | quit"""
+
+
+@main.command("play")
+@click.argument("game_name", metavar="GAME")
+@click.option("--start", default=None, help=START_HELP)
+@click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...]) -> None:
+    """Two people at one terminal: the board as text, moves in notation, illegal ones refused
+    with the reason. Commands: a move, `moves`, `undo`, `save FILE`, `help`, `quit`."""
+    from rules import RulesError
+
+    game, state = game_and_state(game_name, options, start, position)
+    first = game.state_to_json(state)
+    history: list[tuple[Any, str]] = []  # (state before, move text)
+    click.echo(f"{game.title}: {game.notation_help}")
+    click.echo(PLAY_HELP)
+    show = True
+    while True:
+        out = game.outcome(state)
+        if show:
+            click.echo(game.render_text(state))
+            if out is not None:
+                click.echo(f"game over: {outcome_text(game, out)}")
+        show = False
+        prompt = "done" if out is not None else game.player_name(state.to_move)
+        try:
+            line = click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
+        except (click.exceptions.Abort, EOFError):  # end of input
+            click.echo()
+            break
+        text = line.strip()
+        word, _, rest = text.partition(" ")
+        if not text:
+            continue
+        if word in ("quit", "exit", "q"):
+            break
+        if word == "help":
+            click.echo(f"{PLAY_HELP}\nnotation: {game.notation_help}")
+        elif word == "moves":
+            click.echo(" | ".join(game.format_move(m, state) for m in game.legal_moves(state)) or "no legal move")
+        elif word == "undo":
+            if history:
+                state, _ = history.pop()
+                show = True
+            else:
+                click.echo("nothing to undo")
+        elif word == "save":
+            if not rest.strip():
+                click.echo("save FILE: name the file")
+                continue
+            record = game.record([t for _, t in history], position=first if position else None,
+                                 start=None if position else (start or game.default_start))
+            try:
+                Path(rest.strip()).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            except OSError as exc:
+                click.echo(f"cannot save {rest.strip()}: {exc.strerror or exc}")
+                continue
+            click.echo(f"saved {len(history)} moves to {rest.strip()}")
+        else:
+            try:
+                move = game.parse_move(text, state)
+                new = game.apply(state, move)
+            except RulesError as exc:
+                click.echo(f"refused: {exc}")
+                continue
+            history.append((state, game.format_move(move, state)))
+            state = new
+            show = True

@@ -1,0 +1,133 @@
+"""The referee commands: moves, perft, validate, play (fed through stdin), and the record commands check/draw."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from powertwo.cli import main
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+@pytest.fixture()
+def record(tmp_path):
+    def write(data, name="game.json"):
+        path = tmp_path / name
+        path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+        return str(path)
+    return write
+
+
+def test_moves_lists_every_legal_move():
+    res = run("moves", "power-of-two")
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert len(lines) == 66 and "42-31 +28" in lines and "42-10 +8" in lines and "42-10 +16" in lines
+    res = run("moves", "thats-my-line", "--json")
+    data = json.loads(res.stdout)
+    assert data["to_move"] == "Light" and len(data["moves"]) == 64 and data["outcome"] is None
+
+
+def test_moves_from_a_position_file(record):
+    path = record({"game": "david-goliath", "david": 60, "goliath": 5, "light_thrown": [45, 52, 56, 58, 61],
+                   "dark_thrown": [], "to_move": "light", "ply": 10})
+    res = run("moves", "david-goliath", "--position", path, "--json")
+    data = json.loads(res.stdout)
+    assert data["moves"] == [] and data["outcome"] == {"winner": "Dark/Goliath", "reason": "David (Light) cannot move"}
+    assert data["notes"][0].startswith("the candidates are separated: David reaches 0 free nodes")
+
+
+def test_perft_prints_the_count():
+    assert run("perft", "power-of-two", "2").stdout.strip() == "4278"
+    assert run("perft", "power-of-two", "2", "--start", "corners").stdout.strip() == "2294"
+    assert run("perft", "david-goliath", "2").stdout.strip() == "26828"
+    assert run("perft", "thats-my-line", "2", "--option", "stones=1").stdout.strip() == "3216"
+    assert run("perft", "thats-my-line", "3", "--option", "stones=1").stdout.strip() == "0"  # both supplies used up
+    res = run("perft", "power-of-two", "1", "--option", "exact_reserve=true", "--divide")
+    assert res.stdout.splitlines()[-1] == "66" and "42-31 +28: 1" in res.stdout
+
+
+def test_perft_from_a_record_position(record):
+    path = record({"game": "power-of-two", "moves": ["42-31 +28"]})
+    res = run("perft", "power-of-two", "1", "--position", path)
+    assert res.exit_code == 0 and res.stdout.strip() == str(len(run("moves", "power-of-two", "--position", path)
+                                                               .stdout.splitlines()))
+
+
+def test_validate_valid_illegal_and_malformed(record):
+    ok = record({"game": "power-of-two", "moves": ["42-31 +28", "1-2"]})
+    res = run("validate", "power-of-two", ok)
+    assert res.exit_code == 0 and res.stdout == "valid: 2 moves, game not over\nLight to move\n"
+    bad = record({"game": "power-of-two", "moves": ["42-31 +28", "22-28"]}, "bad.json")
+    res = run("validate", "power-of-two", bad)
+    assert res.exit_code == 1 and res.stdout == "move 2 (Dark) 22-28: destination 28 is occupied\n"
+    over = record({"game": "thats-my-line", "options": {"stones": 1}, "moves": ["26", "60", "39"]}, "over.json")
+    res = run("validate", "thats-my-line", over)
+    assert res.exit_code == 1 and res.stdout.startswith("move 3 (Light) 39: the game is over")
+    dg = record({"game": "david-goliath", "moves": ["60-45*30", "5-2*1"]}, "dg.json")
+    res = run("validate", "david-goliath", dg)
+    assert res.exit_code == 1 and res.stdout == "move 2 (Dark/Goliath) 5-2*1: Goliath moves 1 or 2 nodes, not 3 (5-2)\n"
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"game": "power-of-two", "moves": [', "not valid JSON"),
+    ('{"game": "chess", "moves": []}', "the record is a game of 'chess', not power-of-two"),
+    ('{"game": "power-of-two", "moves": ["42-31 +99"]}', "move 1 (Light) 42-31 +99: unknown node '99'"),
+    ('{"game": "power-of-two", "moves": "42-31"}', "field 'moves' must be a list of move strings"),
+    ('{"game": "power-of-two"}', "missing field 'moves'"),
+    ('[1, 2]', "a game record must be a JSON object"),
+    ('{"game": "power-of-two", "position": {"light": [60], "dark": [60]}, "moves": []}',
+     "node 60 holds both a Light and a Dark stone"),
+])
+def test_validate_malformed_record_is_one_line(record, content, message):
+    res = run("validate", "power-of-two", record(content))
+    assert res.exit_code in (1, 2) and message in (res.stderr + res.stdout)
+    assert "Traceback" not in res.output and len((res.stderr or res.stdout).strip().splitlines()) == 1
+
+
+def test_unknown_game_and_wrong_player_to_move(record):
+    res = run("validate", "chess", record({"game": "chess", "moves": []}))
+    assert res.exit_code == 2 and "unknown game 'chess'" in res.stderr
+    res = run("validate", "power-of-two", record({"game": "power-of-two", "moves": ["1-2"]}))
+    assert res.exit_code == 1 and res.stdout == "move 1 (Light) 1-2: the stone on 1 is Dark's\n"
+
+
+def test_play_refuses_illegal_moves_and_saves(tmp_path):
+    out = tmp_path / "saved.json"
+    script = f"42-22\n42-31 +28\nmoves\nundo\n60-61\nsave {out}\nquit\n"
+    res = run("play", "power-of-two", input=script)
+    assert res.exit_code == 0
+    assert "refused: move 1 (Light) 42-22: destination 22 is occupied" in res.stdout
+    assert "Dark> " in res.stdout and "move 2, Dark to move" in res.stdout
+    saved = json.loads(out.read_text())
+    assert saved == {"game": "power-of-two", "start": "standard", "moves": ["60-61"]}
+    assert run("validate", "power-of-two", str(out)).exit_code == 0
+
+
+def test_play_to_the_end_and_eof(tmp_path):
+    res = run("play", "thats-my-line", "--option", "stones=1", input="26\n60\n")
+    assert res.exit_code == 0
+    assert "game over: Dark wins: neither can place; equal counts (1 to 1 stones), Dark placed last" in res.stdout
+    res = run("play", "david-goliath", input="60-45\nhelp\n")
+    assert "refused: move 1 (Light/David) 60-45: a throw is possible (e.g. to 52), so it is mandatory" in res.stdout
+    assert "notation: FROM-TO*THROWN" in res.stdout
+
+
+def test_check_and_draw_game_records(record, tmp_path):
+    path = record({"game": "power-of-two", "moves": ["42-31 +28", "1-2"]})
+    res = run("check", path)
+    assert res.exit_code == 0 and res.stdout.startswith("valid: 2 moves")
+    for move in ("1", "2"):
+        out = tmp_path / f"after{move}.svg"
+        res = run("draw", path, "--move", move, "-o", str(out))
+        assert res.exit_code == 0, res.output
+        assert out.read_text().startswith("<?xml")
+    dg = record({"game": "david-goliath", "moves": ["60-45*30"]}, "dg.json")
+    assert run("draw", dg, "-o", str(tmp_path / "dg.png")).exit_code == 0
+    tml = record({"game": "thats-my-line", "moves": ["26"]}, "tml.json")
+    assert run("draw", tml, "-o", str(tmp_path / "tml.svg")).exit_code == 0
