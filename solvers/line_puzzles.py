@@ -207,9 +207,10 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
     with Solver(name=SEARCH_SOLVER, bootstrap_with=hard) as solver:
         totalizer = ITotalizer(lits=list(cnf.costs), ubound=len(cnf.costs), top_id=pool.top)
         solver.append_formula(totalizer.cnf.clauses)
-        with _Deadline(solver, time_limit):
+        deadline = None if time_limit is None else started + time_limit
+        with _Deadline(solver, None if deadline is None else max(0.05, deadline - time.perf_counter())):
             while True:
-                if time_limit is not None and time.perf_counter() - started >= time_limit:
+                if deadline is not None and best is not None and time.perf_counter() >= deadline:
                     break  # the timer may have fired between two calls
                 answer = solver.solve_limited(expect_interrupt=True)
                 if answer is None:
