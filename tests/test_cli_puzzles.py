@@ -143,3 +143,19 @@ def test_export_wcnf_cpsat_graphml(tmp_path):
     assert g.number_of_nodes() == 64
     res = run("export", "jump-start", "--format", "dimacs", "-o", tmp_path / "x.cnf")
     assert res.exit_code == 2 and "unknown puzzle 'jump-start'" in res.stderr
+
+
+def test_own_board_file_solves_checks_and_draws(tmp_path):
+    segments = {"name": "square-x", "segments": [[[0, 0], [2, 0]], [[2, 0], [2, 2]], [[2, 2], [0, 2]],
+                                                 [[0, 2], [0, 0]], [[0, 0], [2, 2]], [[2, 0], [0, 2]]]}
+    (tmp_path / "seg.json").write_text(json.dumps(segments))
+    board = tmp_path / "board.json"
+    assert run("board", "build", tmp_path / "seg.json", "-o", board).exit_code == 0
+    out = tmp_path / "sol.json"
+    res = run("solve", "line-cover", "--board", board, "--out", out, "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert (data["board"], data["objective"]) == (str(board), 3)
+    res = run("check", out)
+    assert res.exit_code == 0 and "the optimum is 3" in res.stdout
+    assert run("draw", out, "-o", tmp_path / "sol.png").exit_code == 0

@@ -40,6 +40,8 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     if unknown:
         raise SolutionError(f"puzzle {puzzle} does not take --{unknown[0].replace('_', '-').replace('all-solutions', 'all')}")
     result = p.solve(load(board), **given)
+    if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
+        result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
         Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if as_json:
