@@ -139,7 +139,10 @@ def results(out: str, only: tuple[str, ...]) -> None:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
 
     rows = run_all(Path(out), progress, only=only or None)
-    click.echo(f"wrote {Path(out) / 'README.md'} ({len(rows)} rows)")
+    if only:
+        click.echo(f"wrote {len(rows)} results into {out}/ ({out}/README.md is written only by a full run)")
+    else:
+        click.echo(f"wrote {Path(out) / 'README.md'} ({len(rows)} rows)")
 
 
 __all__ = ["solve", "check", "draw", "results", "fail"]
