@@ -27,13 +27,15 @@ SQUARE_LABEL = re.compile(r"^[a-z][1-9][0-9]?$")
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
 DARK_FILL, DARK_EDGE = "#3b2a1a", "#000000"
+ENERGY_FILL, ENERGY_EDGE = "#f2c14e", "#9c6b00"  # Netzwerk's neutral energy stones (drawn smaller)
 HIGHLIGHT = "#d1495b"
 ARROW = "#1f77b4"
 
 
 @dataclass(frozen=True)
 class Stone:
-    """A stone to draw: ``color`` is ``"light"`` or ``"dark"``; an aged stone is drawn
+    """A stone to draw: ``color`` is ``"light"``, ``"dark"`` or ``"energy"`` (a neutral
+    Netzwerk energy stone, drawn smaller); an aged stone is drawn
     hatched with a dashed rim (felt down), a fresh one plain; ``text`` is written on it
     (a stack height, a placing order)."""
 
@@ -115,12 +117,13 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     for s in stones:
         stone_at.add(s.node)
         x, y = (float(c) for c in board.coord(s.node))
-        fill, edge = (LIGHT_FILL, LIGHT_EDGE) if s.color == "light" else (DARK_FILL, DARK_EDGE)
-        ax.add_patch(Circle((x, y), radius, facecolor=fill, edgecolor=edge, lw=1.3,
+        fill, edge = {"light": (LIGHT_FILL, LIGHT_EDGE), "energy": (ENERGY_FILL, ENERGY_EDGE)}.get(
+            s.color, (DARK_FILL, DARK_EDGE))
+        ax.add_patch(Circle((x, y), radius * (0.6 if s.color == "energy" else 1), facecolor=fill, edgecolor=edge, lw=1.3,
                             hatch="////" if s.aged else None, ls="--" if s.aged else "-", zorder=4))
         if s.text:
             ax.text(x, y, s.text, ha="center", va="center", fontsize=font + 1, fontweight="bold", zorder=6,
-                    color="#000000" if s.color == "light" else "#ffffff")
+                    color="#ffffff" if s.color == "dark" else "#000000")
     for arrow in arrows:
         pts = [tuple(float(c) for c in board.coord(v)) for v in arrow.path]
         for p, q in zip(pts, pts[1:]):

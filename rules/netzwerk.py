@@ -1,1 +1,649 @@
-"""(being written: registers its game when done)."""
+"""Netzwerk (RULES.md §7): pieces on 6x6 fields, fed by energy stones on the 7x7 lattice.
+
+A turn has two phases. (a) The mover moves one or more own pieces, one after
+another, each at most once, straight forward or sideways any number of fields.
+A move costs the fields moved, plus 1 per own piece jumped over, plus 1 for a
+capture (ending on an opponent piece, which is removed; the capturing piece's
+move ends there). Opponent pieces cannot be jumped (unless variant 5). Every
+energy stone gives at most one point per turn, to a piece on one of the four
+fields it touches, when that piece moves. If no piece can move, phase (a) is
+skipped. (b) The mover then moves any number of energy stones they control,
+each at most once, along an energy line to the next free point in that
+direction (jumping over stones); each of the 14 energy lines carries at most
+one energy move per turn. A player controls a stone when at least one own
+piece stands on its four fields and at least as many as the opponent's.
+
+End, after every complete turn: a player wins with at least half of their
+remaining pieces (rounded up) on the opponent's home row, or when the opponent
+has no pieces left; if both qualify, the player who just moved wins.
+
+**How energy is assigned.** A record names only the steps; the validator finds
+an assignment of energy stones to piece moves itself: the moves of phase (a)
+so far are a bipartite supply problem (each move needs as many distinct stones
+as it costs, each stone touching the field the piece started from gives one
+point), solved as a maximum flow with networkx after every piece step. The move
+generator uses the equivalent Hall condition on bit masks.
+
+**Moves are turns, identified by their result.** ``legal_moves`` lists one
+turn per distinct resulting position (RULES.md §7: the order of independent
+steps and which stone fed which piece are not visible in the result). A
+:class:`NetTurn` that is known to be legal in a position (from
+``legal_moves``, or from ``parse_move(text, state)``) compares equal to every
+other legal turn with the same result; otherwise turns compare by their steps.
+
+Notation: the steps of the turn in order, separated by spaces: piece steps
+``a1-a3`` (``b4xb5`` for a capture is accepted), then energy steps
+``e21-e22``; ``pass`` for a turn without any step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+from boards import Board, BoardError, NodeId
+
+from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, register
+from .epaminondas import player_field, ply_field, read_json_file, square_key
+
+# ---------------------------------------------------------------- constants
+PLAYER_ONE, PLAYER_TWO = 0, 1
+SIDE_KEYS = ("light", "dark")
+ENERGY_KEYS = ("light_energy", "dark_energy")
+"""The board's start lists the energy stones by the side that sets them up; in play they are neutral."""
+FIELD_RE = re.compile(r"^[a-z][1-9]$")
+POINT_RE = re.compile(r"^e[0-9][0-9]$")
+STEP_RE = re.compile(r"^([a-z][0-9]{1,2})[-x]([a-z][0-9]{1,2})$")
+PASS = "pass"
+MOVE_LIST_LIMIT = 200_000
+"""``legal_moves`` refuses to build longer lists (the standard start has 30 million turns);
+:meth:`Netzwerk.count_turns` and :meth:`Netzwerk.perft` count them without building them."""
+
+PositionKey = tuple[frozenset, frozenset, frozenset]
+"""What a turn leads to: Player 1's fields, Player 2's fields, the occupied energy points."""
+
+
+# ---------------------------------------------------------------- metadata
+@register
+class Netzwerk(Game):
+    """Netzwerk on the shipped board (fields a1..f6 and energy points e00..e66)."""
+
+    name = "netzwerk"
+    title = "Netzwerk"
+    board_name = "netzwerk"
+    player_names = ("Player 1", "Player 2")
+    options_spec = (
+        Option("first_player", "Player 1", "who makes the first turn (the seed draws lots)",
+               choices=("Player 1", "Player 2")),
+        Option("both_control_blocks", False, "variant 1: an energy stone both players control cannot move",
+               choices=(False, True)),
+        Option("strength_capture", False, "variant 2: capture only by an equal or stronger piece "
+               "(strength = energy stones on its four points)", choices=(False, True)),
+        Option("compulsory_capture", False, "variant 4: capturing is compulsory (phase (a) may not end "
+               "while a capture is still possible)", choices=(False, True)),
+        Option("jump_opponents", False, "variant 5: opponent pieces may be jumped (1 point each)",
+               choices=(False, True)),
+    )
+    notation_help = ("the turn's steps in order, pieces first: 'a1-a3 b1-b2 e21-e22' "
+                     "(fields a1..f6, energy points e00..e66); 'pass' for an empty turn")
+
+    def __init__(self, board: Board | None = None, **options: Any):
+        super().__init__(board, **options)
+        b = self.board
+        self.fields: tuple[NodeId, ...] = tuple(v for v in b.nodes if FIELD_RE.match(b.label(v)))
+        self.points: tuple[NodeId, ...] = tuple(v for v in b.nodes if POINT_RE.match(b.label(v)))
+        xy = {v: (ord(b.label(v)[0]) - 96, int(b.label(v)[1])) for v in self.fields}
+        ij = {v: (int(b.label(v)[1]), int(b.label(v)[2])) for v in self.points}
+        self._xy, self._ij = xy, ij
+        field_at = {p: v for v, p in xy.items()}
+        point_at = {p: v for v, p in ij.items()}
+        self.ranks = max(r for _, r in xy.values())
+        self._bit = {v: 1 << k for k, v in enumerate(self.points)}
+        self.touch: dict[NodeId, frozenset[NodeId]] = {v: frozenset() for v in self.fields}
+        for a, c in b.links:
+            field, point = (a, c) if a in xy else (c, a)
+            self.touch[field] = self.touch[field] | {point}
+        self.fields_of: dict[NodeId, tuple[NodeId, ...]] = {
+            p: tuple(f for f in self.fields if p in self.touch[f]) for p in self.points}
+        # piece rays: forward, then sideways, as fields in order
+        self._piece_rays: tuple[dict[NodeId, tuple[tuple[NodeId, ...], ...]], ...] = ({}, {})
+        self._piece_ray_of: dict[tuple[int, NodeId, NodeId], tuple[tuple[NodeId, ...], int]] = {}
+        for player, forward in ((PLAYER_ONE, 1), (PLAYER_TWO, -1)):
+            for v, (x, y) in xy.items():
+                rays = []
+                for dx, dy in ((0, forward), (-1, 0), (1, 0)):
+                    ray = []
+                    k = 1
+                    while (x + k * dx, y + k * dy) in field_at:
+                        ray.append(field_at[(x + k * dx, y + k * dy)])
+                        k += 1
+                    if ray:
+                        rays.append(tuple(ray))
+                        for i, w in enumerate(ray):
+                            self._piece_ray_of[(player, v, w)] = (tuple(ray), i)
+                self._piece_rays[player][v] = tuple(rays)
+        # energy rays: (line id, points met sliding away); vertical line i has id i, horizontal j id 7 + j
+        size = max(i for i, _ in ij.values()) + 1
+        self._line_name = {i: f"e{i}0-e{i}{size - 1}" for i in range(size)}
+        self._line_name.update({size + j: f"e0{j}-e{size - 1}{j}" for j in range(size)})
+        self._energy_rays: dict[NodeId, tuple[tuple[int, tuple[NodeId, ...]], ...]] = {}
+        self._energy_ray_of: dict[tuple[NodeId, NodeId], tuple[int, tuple[NodeId, ...], int]] = {}
+        for v, (i, j) in ij.items():
+            rays = []
+            for di, dj, line in ((0, 1, i), (0, -1, i), (1, 0, size + j), (-1, 0, size + j)):
+                ray = []
+                k = 1
+                while (i + k * di, j + k * dj) in point_at:
+                    ray.append(point_at[(i + k * di, j + k * dj)])
+                    k += 1
+                if ray:
+                    rays.append((line, tuple(ray)))
+                    for n, w in enumerate(ray):
+                        self._energy_ray_of[(v, w)] = (line, tuple(ray), n)
+            self._energy_rays[v] = tuple(rays)
+        self._energy_cache: dict[tuple[frozenset, frozenset], dict[frozenset, tuple]] = {}
+
+    # ------------------------------------------------------------ state
+    def start(self, start: str | None = None, **kwargs: Any) -> "NetzwerkState":
+        name = start or self.default_start
+        if name not in self.board.start_names and Path(name).is_file():
+            return self.state_from_json(read_json_file(name))
+        sides = self.board.start(name)
+        energy = frozenset(v for key in ENERGY_KEYS for v in sides.get(key, ()))
+        return NetzwerkState(pieces=(frozenset(sides.get(SIDE_KEYS[0], ())), frozenset(sides.get(SIDE_KEYS[1], ()))),
+                             energy=energy, to_move=self.player_names.index(self.options["first_player"]), ply=0)
+
+    def home_rank(self, player: int) -> int:
+        return 1 if player == PLAYER_ONE else self.ranks
+
+    # ------------------------------------------------------------ shared rule pieces
+    def strength(self, field: NodeId, energy: frozenset) -> int:
+        """Variant 2: the energy stones on a piece's four points."""
+        return len(self.touch[field] & energy)
+
+    def controllers(self, point: NodeId, pieces: tuple[frozenset, frozenset]) -> tuple[bool, bool]:
+        """Whether Player 1 and Player 2 control the energy stone on ``point``."""
+        counts = [sum(1 for f in self.fields_of[point] if f in pieces[p]) for p in (0, 1)]
+        return tuple(counts[p] >= 1 and counts[p] >= counts[1 - p] for p in (0, 1))  # type: ignore[return-value]
+
+    def movable_stones(self, energy: frozenset, pieces: tuple[frozenset, frozenset], player: int) -> frozenset:
+        """The energy stones ``player`` may move in phase (b) (control, and variant 1)."""
+        out = []
+        for p in energy:
+            ctl = self.controllers(p, pieces)
+            if ctl[player] and not (self.options["both_control_blocks"] and ctl[1 - player]):
+                out.append(p)
+        return frozenset(out)
+
+    def _feedable_flow(self, demands: list[tuple[NodeId, int]], energy: frozenset) -> int:
+        """Maximum energy points the moves can get: a flow from the moves (capacity = cost)
+        through the stones touching their start fields (capacity 1)."""
+        import networkx as nx
+
+        g = nx.DiGraph()
+        for n, (field, cost) in enumerate(demands):
+            g.add_edge("source", ("move", n), capacity=cost)
+            for p in self.touch[field] & energy:
+                g.add_edge(("move", n), ("stone", p), capacity=1)
+                g.add_edge(("stone", p), "sink", capacity=1)
+        if "sink" not in g:
+            return 0
+        return nx.maximum_flow_value(g, "source", "sink")
+
+    # ------------------------------------------------------------ the referee: walk a turn step by step
+    def _walk(self, state: "NetzwerkState", turn: "NetTurn", *,
+              feed: bool = True) -> tuple[str | None, PositionKey | None]:
+        """The reason the turn is illegal (``None`` if legal) and the position it leads to.
+        ``feed=False`` skips the energy supply check (for turns already known to be legal)."""
+        b = self.board
+        me = state.to_move
+        who = self.player_name(me)
+        own, opp = set(state.pieces[me]), set(state.pieces[1 - me])
+        energy = state.energy
+        moved: set[NodeId] = set()
+        captured_at: set[NodeId] = set()
+        demands: list[tuple[NodeId, int]] = []
+        if feed and not turn.pieces and self.any_piece_move(state):
+            return "at least one piece must move in phase (a) (a piece of the mover can move)", None
+        for step in turn.pieces:
+            src, dst = b.label(step.src), b.label(step.dst)
+            text = f"{src}-{dst}"
+            if step.src not in self._xy or step.dst not in self._xy:
+                return f"{text}: pieces move between fields a1..f6", None
+            if step.src not in own:
+                return f"{text}: {src} holds no piece of {who}", None
+            if step.src in captured_at:
+                return f"{text}: the piece on {src} has captured, which ended its move", None
+            if step.src in moved:
+                return f"{text}: the piece on {src} has already moved this turn", None
+            where = self._piece_ray_of.get((me, step.src, step.dst))
+            if where is None:
+                return f"{text}: a piece moves straight forward or sideways only", None
+            ray, idx = where
+            cost = idx + 1
+            for f in ray[:idx]:
+                if f in own:
+                    cost += 1
+                elif f in opp:
+                    if not self.options["jump_opponents"]:
+                        return f"{text}: a piece cannot jump over the opponent's piece on {b.label(f)}", None
+                    cost += 1
+            if step.dst in own:
+                return f"{text}: {dst} is occupied by a piece of {who}", None
+            capture = step.dst in opp
+            if capture:
+                cost += 1
+                if self.options["strength_capture"]:
+                    mine, theirs = self.strength(step.src, energy), self.strength(step.dst, energy)
+                    if mine < theirs:
+                        return f"{text}: strength {mine} cannot capture strength {theirs} (variant 2)", None
+            demands.append((step.src, cost))
+            need = sum(c for _, c in demands)
+            got = self._feedable_flow(demands, energy) if feed else need
+            if got < need:
+                return (f"{text}: not enough energy (this move costs {cost}; the piece moves so far need {need} "
+                        f"points, the energy stones next to them can give {got})"), None
+            own.discard(step.src)
+            own.add(step.dst)
+            moved.add(step.dst)
+            if capture:
+                opp.discard(step.dst)
+                captured_at.add(step.dst)
+        if self.options["compulsory_capture"] and feed:
+            left = self._capture_left(frozenset(own), frozenset(opp), frozenset(moved), demands, energy, me)
+            if left is not None:
+                return f"capture is compulsory (variant 4): {left} is still possible", None
+        pieces = (frozenset(own), frozenset(opp)) if me == PLAYER_ONE else (frozenset(opp), frozenset(own))
+        movable = self.movable_stones(energy, pieces, me)
+        current = set(energy)
+        used: set[int] = set()
+        arrived: set[NodeId] = set()  # where the stones moved this turn stand now
+        for step in turn.energy:
+            src, dst = b.label(step.src), b.label(step.dst)
+            text = f"{src}-{dst}"
+            if step.src not in self._ij or step.dst not in self._ij:
+                return f"{text}: energy stones move between points e00..e66", None
+            if step.src not in current:
+                return f"{text}: there is no energy stone on {src}", None
+            if step.src in arrived:
+                return f"{text}: the energy stone on {src} has already moved this turn", None
+            if step.src not in movable:
+                ctl = self.controllers(step.src, pieces)
+                if not any(ctl):
+                    return f"{text}: nobody controls the energy stone on {src}", None
+                if not ctl[me]:
+                    return f"{text}: the energy stone on {src} is controlled by {self.player_name(1 - me)}, not by {who}", None
+                return f"{text}: both players control the energy stone on {src}, so it cannot move (variant 1)", None
+            where = self._energy_ray_of.get((step.src, step.dst))
+            if where is None:
+                return f"{text}: an energy stone moves straight along an energy line", None
+            line, ray, idx = where
+            if line in used:
+                return f"{text}: the energy line {self._line_name[line]} is already used this turn", None
+            free = next((n for n, p in enumerate(ray) if p not in current), None)
+            if free != idx:
+                nxt = "no free point" if free is None else f"the next free point is {b.label(ray[free])}"
+                return f"{text}: an energy stone goes to the next free point in its direction ({nxt})", None
+            current.discard(step.src)
+            current.add(step.dst)
+            arrived.add(step.dst)
+            used.add(line)
+        return None, (pieces[0], pieces[1], frozenset(current))
+
+    def _capture_left(self, own: frozenset, opp: frozenset, moved: frozenset, demands: list, energy: frozenset,
+                      me: int) -> str | None:
+        """A capture an unmoved piece could still make with the energy left (variant 4), as text."""
+        masks = [(self._mask(f, energy), c) for f, c in demands]
+        for child in self._piece_children(own, opp, moved, masks, energy, me):
+            if child[3]:
+                return f"{self.board.label(child[0])}-{self.board.label(child[1])}"
+        return None
+
+    # ------------------------------------------------------------ the generator
+    def _mask(self, field: NodeId, energy: frozenset) -> int:
+        m = 0
+        for p in self.touch[field]:
+            if p in energy:
+                m |= self._bit[p]
+        return m
+
+    def _piece_children(self, own: frozenset, opp: frozenset, moved: frozenset, masks: list[tuple[int, int]],
+                        energy: frozenset, me: int) -> Iterator[tuple[NodeId, NodeId, int, bool, int]]:
+        """Single piece moves possible now: (from, to, cost, captures, energy mask of from)."""
+        jump_opp = self.options["jump_opponents"]
+        strength = self.options["strength_capture"]
+        for src in sorted(own - moved):
+            mask = self._mask(src, energy)
+            avail = bin(mask).count("1")
+            if not avail:
+                continue
+            for ray in self._piece_rays[me][src]:
+                jumped = 0
+                for idx, f in enumerate(ray):
+                    cost = idx + 1 + jumped
+                    if cost > avail:
+                        break
+                    if f in own:
+                        jumped += 1
+                        continue
+                    if f in opp:
+                        if cost + 1 <= avail and (not strength or
+                                                  self.strength(src, energy) >= self.strength(f, energy)):
+                            if _hall_ok(masks, mask, cost + 1):
+                                yield (src, f, cost + 1, True, mask)
+                        if jump_opp:
+                            jumped += 1
+                            continue
+                        break
+                    if _hall_ok(masks, mask, cost):
+                        yield (src, f, cost, False, mask)
+
+    def any_piece_move(self, state: "NetzwerkState") -> bool:
+        me = state.to_move
+        return next(self._piece_children(state.pieces[me], state.pieces[1 - me], frozenset(), [], state.energy, me),
+                    None) is not None
+
+    def piece_phase_results(self, state: "NetzwerkState") -> dict[tuple[frozenset, frozenset], tuple]:
+        """Every distinct (own pieces, opponent pieces) after phase (a), with one sequence of steps
+        reaching it (depth-first over sequences, each search node visited once)."""
+        me, energy = state.to_move, state.energy
+        root = (state.pieces[me], state.pieces[1 - me], frozenset(), ())
+        seen = {root}
+        results: dict[tuple[frozenset, frozenset], tuple] = {}
+        stack = [(root, ())]
+        compulsory = self.options["compulsory_capture"]
+        while stack:
+            (own, opp, moved, demands), steps = stack.pop()
+            children = list(self._piece_children(own, opp, moved, list(demands), energy, me))
+            if steps or not children:
+                if not (compulsory and any(c[3] for c in children)) and (own, opp) not in results:
+                    results[(own, opp)] = steps
+            for src, dst, cost, capture, mask in children:
+                node = (own - {src} | {dst}, opp - {dst} if capture else opp, moved | {dst},
+                        tuple(sorted(demands + ((mask, cost),))))
+                if node not in seen:
+                    seen.add(node)
+                    stack.append((node, steps + (NetStep(src, dst),)))
+        return results
+
+    def energy_phase_results(self, energy: frozenset, movable: frozenset) -> dict[frozenset, tuple]:
+        """Every distinct set of occupied points after phase (b), with one sequence of energy steps."""
+        key = (energy, movable)
+        if key in self._energy_cache:
+            return self._energy_cache[key]
+        root = (energy, movable, 0)
+        seen = {root}
+        results: dict[frozenset, tuple] = {}
+        stack = [(root, ())]
+        while stack:
+            (current, unmoved, used), steps = stack.pop()
+            if current not in results:
+                results[current] = steps
+            for p in unmoved:
+                for line, ray in self._energy_rays[p]:
+                    if used >> line & 1:
+                        continue
+                    q = next((w for w in ray if w not in current), None)
+                    if q is None:
+                        continue
+                    node = (current - {p} | {q}, unmoved - {p}, used | 1 << line)
+                    if node not in seen:
+                        seen.add(node)
+                        stack.append((node, steps + (NetStep(p, q),)))
+        if len(self._energy_cache) > 4096:
+            self._energy_cache.clear()
+        self._energy_cache[key] = results
+        return results
+
+    def _turns(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
+        me = state.to_move
+        for (own, opp), steps in self.piece_phase_results(state).items():
+            pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
+            movable = self.movable_stones(state.energy, pieces, me)
+            for energy, esteps in self.energy_phase_results(state.energy, movable).items():
+                yield NetTurn(steps, esteps, (pieces[0], pieces[1], energy))
+
+    def pseudo_legal_moves(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
+        """One legal turn per distinct resulting position (exact), lazily."""
+        return self._turns(state)
+
+    def legal_moves(self, state: "NetzwerkState") -> list["NetTurn"]:
+        """As :meth:`Game.legal_moves`; raises :class:`TooManyTurnsError` rather than build a list
+        of more than :data:`MOVE_LIST_LIMIT` turns."""
+        if self.outcome(state) is not None:
+            return []
+        out = []
+        for turn in self._turns(state):
+            out.append(turn)
+            if len(out) > MOVE_LIST_LIMIT:
+                raise TooManyTurnsError(f"{self.title}: {self.count_turns(state):,} distinct turns from this "
+                                        f"position, more than {MOVE_LIST_LIMIT:,} can be listed "
+                                        f"(perft and counting still work)")
+        return out
+
+    def count_turns(self, state: "NetzwerkState") -> int:
+        """``len(legal_moves(state))`` without building the turns."""
+        if self.outcome(state) is not None:
+            return 0
+        me, total = state.to_move, 0
+        for own, opp in self.piece_phase_results(state):
+            pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
+            total += len(self.energy_phase_results(state.energy, self.movable_stones(state.energy, pieces, me)))
+        return total
+
+    def perft(self, state: "NetzwerkState", depth: int) -> int:
+        """As :meth:`Game.perft`, counting the last level with :meth:`count_turns`."""
+        if depth == 1:
+            return self.count_turns(state)
+        return super().perft(state, depth)
+
+    def illegality(self, state: "NetzwerkState", move: "NetTurn") -> str | None:
+        if not isinstance(move, NetTurn):
+            return "not a Netzwerk turn"
+        return self._walk(state, move)[0]
+
+    # ------------------------------------------------------------ apply
+    def _apply(self, state: "NetzwerkState", move: "NetTurn") -> "NetzwerkState":
+        reason, key = self._walk(state, move, feed=False)  # legality was checked (apply) or is known (perft)
+        if reason is not None:  # only reached when a caller skips the check
+            raise ValueError(reason)
+        return NetzwerkState(pieces=(key[0], key[1]), energy=key[2], to_move=1 - state.to_move, ply=state.ply + 1)
+
+    # ------------------------------------------------------------ outcome
+    def outcome(self, state: "NetzwerkState") -> Outcome | None:
+        last = 1 - state.to_move  # who made the turn that led here: checked first, wins a tie
+        for p in (last, 1 - last):
+            mine, theirs = state.pieces[p], state.pieces[1 - p]
+            if mine and not theirs:
+                return Outcome(p, f"{self.player_name(p)} has captured every opposing piece")
+            goal = self.home_rank(1 - p)
+            there = sum(1 for f in mine if self._xy[f][1] == goal)
+            need = (len(mine) + 1) // 2
+            if mine and there >= need:
+                return Outcome(p, f"{self.player_name(p)} has {there} of {len(mine)} pieces on the opponent's home row")
+        return None
+
+    # ------------------------------------------------------------ notation
+    def parse_move(self, text: str, state: "NetzwerkState | None" = None) -> "NetTurn":
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        words = text.replace(",", " ").split()
+        if not words:
+            raise InvalidMoveError("an empty turn is written 'pass'")
+        if words == [PASS]:
+            turn = NetTurn((), ())
+        else:
+            pieces: list[NetStep] = []
+            energy: list[NetStep] = []
+            for word in words:
+                m = STEP_RE.match(word)
+                if not m:
+                    raise InvalidMoveError(f"cannot read {word!r} in {text!r}: expected steps like a1-a3 or e21-e22")
+                try:
+                    a, c = (self._node(g) for g in m.groups())
+                except BoardError as exc:
+                    raise InvalidMoveError(f"{text!r}: {exc}") from None
+                kinds = {v in self._ij for v in (a, c)}
+                if len(kinds) == 2:
+                    raise InvalidMoveError(f"{word!r}: a step goes from field to field or from point to point")
+                if a in self._ij:
+                    energy.append(NetStep(a, c))
+                elif energy:
+                    raise InvalidMoveError(f"{word!r} in {text!r}: piece steps come before energy steps "
+                                           f"(once phase (b) starts no piece moves)")
+                else:
+                    pieces.append(NetStep(a, c))
+            turn = NetTurn(tuple(pieces), tuple(energy))
+        if state is not None:
+            reason, key = self._walk(state, turn)
+            if reason is None:
+                return NetTurn(turn.pieces, turn.energy, key)
+        return turn
+
+    def _node(self, label: str) -> NodeId:
+        node = self.board.node(label)
+        if self.board.label(node) != label:
+            raise BoardError(f"node {label} does not exist on board {self.board.name}")
+        return node
+
+    def format_move(self, move: "NetTurn", state: "NetzwerkState | None" = None) -> str:
+        lab = self.board.label
+        words = [f"{lab(s.src)}-{lab(s.dst)}" for s in move.pieces + move.energy]
+        return " ".join(words) if words else PASS
+
+    # ------------------------------------------------------------ JSON
+    def state_to_json(self, state: "NetzwerkState") -> dict:
+        lab = self.board.label
+        return {
+            "game": self.name,
+            "to_move": self.player_name(state.to_move),
+            "ply": state.ply,
+            "player1": sorted((lab(v) for v in state.pieces[0]), key=square_key),
+            "player2": sorted((lab(v) for v in state.pieces[1]), key=square_key),
+            "energy": sorted(lab(v) for v in state.energy),
+        }
+
+    def state_from_json(self, data: Mapping) -> "NetzwerkState":
+        if not isinstance(data, Mapping):
+            raise RecordError("position: must be a JSON object")
+        if data.get("game", self.name) != self.name:
+            raise RecordError(f"position: field 'game' is {data.get('game')!r}, expected {self.name!r}")
+        to_move = player_field(data, self.player_names)
+        ply = ply_field(data)
+        sets = []
+        for key, kind, allowed in (("player1", "field", self._xy), ("player2", "field", self._xy),
+                                   ("energy", "energy point", self._ij)):
+            raw = data.get(key)
+            if not isinstance(raw, list):
+                raise RecordError(f"position: field {key!r} must be a list of {kind}s")
+            nodes = []
+            for item in raw:
+                try:
+                    v = self._node(item) if isinstance(item, str) else None
+                except BoardError as exc:
+                    raise RecordError(f"position: field {key!r}: {exc}") from None
+                if v is None or v not in allowed:
+                    raise RecordError(f"position: field {key!r}: {item!r} is not a {kind}")
+                nodes.append(v)
+            if len(set(nodes)) != len(nodes):
+                raise RecordError(f"position: field {key!r} names a {kind} twice")
+            sets.append(frozenset(nodes))
+        both = sets[0] & sets[1]
+        if both:
+            raise RecordError(f"position: field {self.board.label(min(both))} holds pieces of both players")
+        return NetzwerkState(pieces=(sets[0], sets[1]), energy=sets[2], to_move=to_move, ply=ply)
+
+    # ------------------------------------------------------------ text and diagram
+    def render_text(self, state: "NetzwerkState") -> str:
+        """Fields as ``1``/``2``/``.``, energy points between them as ``*``/``+`` (stone/empty)."""
+        b = self.board
+        size = self.ranks + 1
+        rows = []
+        for j in range(size - 1, -1, -1):
+            rows.append("   " + "   ".join("*" if b.node(f"e{i}{j}") in state.energy else "+" for i in range(size)))
+            if j:
+                cells = []
+                for f in range(1, size):
+                    v = b.node(f"{chr(96 + f)}{j}")
+                    cells.append("1" if v in state.pieces[0] else "2" if v in state.pieces[1] else ".")
+                rows.append(f"{j}    " + "   ".join(cells))
+        rows.append("     " + "   ".join(chr(96 + f) for f in range(1, size)))
+        rows.append(f"{self.player_name(state.to_move)} to move, turn {state.ply + 1}; "
+                    f"pieces {len(state.pieces[0])}:{len(state.pieces[1])}, energy stones {len(state.energy)} "
+                    f"(* = energy stone; Player 1 plays up from rank 1)")
+        return "\n".join(rows)
+
+    def diagram(self, state: "NetzwerkState", last_move: "NetTurn | None" = None) -> dict:
+        from boards.draw import Arrow, Stone  # drawing is imported only when drawing
+
+        stones = [Stone(v, SIDE_KEYS[p]) for p in (0, 1) for v in sorted(state.pieces[p])]
+        stones += [Stone(v, "energy") for v in sorted(state.energy)]
+        arrows = []
+        if last_move is not None:
+            arrows = [Arrow((s.src, s.dst)) for s in last_move.pieces]
+            arrows += [Arrow((s.src, s.dst), color="#2a9d8f") for s in last_move.energy]
+        return {"stones": stones, "arrows": arrows,
+                "title": f"{self.title}: {self.player_name(state.to_move)} to move (turn {state.ply + 1})"}
+
+
+# ---------------------------------------------------------------- values
+class TooManyTurnsError(RulesError):
+    """The list of legal turns would be too long to build."""
+
+
+@dataclass(frozen=True, order=True)
+class NetStep:
+    """One step of a turn: a piece from field to field, or an energy stone from point to point."""
+
+    src: NodeId
+    dst: NodeId
+
+
+@dataclass(frozen=True, eq=False)
+class NetTurn:
+    """A complete turn: piece steps in order, then energy steps in order.
+
+    ``result`` is the position the turn leads to when the turn is known to be legal
+    there; such turns compare equal when their results are equal (RULES.md §7).
+    """
+
+    pieces: tuple[NetStep, ...] = ()
+    energy: tuple[NetStep, ...] = ()
+    result: PositionKey | None = None
+
+    def _identity(self) -> tuple:
+        return ("position", self.result) if self.result is not None else ("steps", self.pieces, self.energy)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NetTurn) and self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+
+@dataclass(frozen=True)
+class NetzwerkState:
+    """``pieces[0]`` Player 1's fields, ``pieces[1]`` Player 2's; ``energy`` the occupied points."""
+
+    pieces: tuple[frozenset, frozenset]
+    energy: frozenset
+    to_move: int
+    ply: int
+
+
+# ---------------------------------------------------------------- helpers
+def _hall_ok(masks: Iterable[tuple[int, int]], mask: int, cost: int) -> bool:
+    """Whether the earlier moves ``masks`` (energy mask, cost; already feedable together) and a new
+    move can all be fed: Hall's condition over every group of earlier moves with the new one."""
+    masks = list(masks)
+    for chosen in range(1 << len(masks)):
+        union, need = mask, cost
+        for k, (m, c) in enumerate(masks):
+            if chosen >> k & 1:
+                union |= m
+                need += c
+        if need > bin(union).count("1"):
+            return False
+    return True
