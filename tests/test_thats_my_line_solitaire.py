@@ -115,6 +115,45 @@ def test_condition_c_cuts_positions_that_satisfy_a_and_b():
     assert (frozenset(board.nodes), frozenset()) in finals
 
 
+def lines_and_closure_hold(board: Board, light: frozenset, dark: frozenset, supply) -> bool:
+    """Conditions (a) and (b) alone, checked directly."""
+    if any(set(line) & light and set(line) & dark for line in board.lines):
+        return False
+    for v in set(board.nodes) - light - dark:
+        for mine, theirs in ((light, dark), (dark, light)):
+            spent = supply is not None and len(mine) == supply
+            if not spent and not any(set(board.lines[k]) & theirs for k in board.lines_through[v]):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("stones", [2, "unlimited"])
+@pytest.mark.parametrize("board", SMALL[:2], ids=lambda b: b.name)
+def test_cp_sat_model_admits_exactly_the_legal_finals(board, stones):
+    from itertools import product
+
+    from ortools.sat.python import cp_model
+
+    supply = None if stones == "unlimited" else stones
+    finals = game_finals(board, stones)
+    candidates = []
+    for colours in product((0, 1, 2), repeat=board.size):
+        light = frozenset(v for v in board.nodes if colours[v - 1] == 1)
+        dark = frozenset(v for v in board.nodes if colours[v - 1] == 2)
+        if (supply is None or max(len(light), len(dark)) <= supply) and lines_and_closure_hold(board, light, dark, supply):
+            candidates.append((light, dark))
+    assert finals < set(candidates)  # condition (c) cuts some positions that (a) and (b) allow
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    for light, dark in candidates:
+        cm = cp_sat_model(board, supply, symmetry=False, at_least=0)
+        for v in board.nodes:
+            cm.model.add(cm.variables[f"x_{v}"] == int(v in light))
+            cm.model.add(cm.variables[f"y_{v}"] == int(v in dark))
+        feasible = solver.solve(cm.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        assert feasible == ((light, dark) in finals), (sorted(light), sorted(dark))
+
+
 @pytest.mark.parametrize("symmetry", [True, False])
 @pytest.mark.parametrize("stones,best", [(1, 2), (2, 4), (3, 6), ("unlimited", 8)])
 def test_both_backends_reach_the_search_maximum_on_a_small_board(stones, best, symmetry):
