@@ -101,6 +101,7 @@ class Netzwerk(Game):
         point_at = {p: v for v, p in ij.items()}
         self.ranks = max(r for _, r in xy.values())
         self._bit = {v: 1 << k for k, v in enumerate(self.points)}
+        self._node_of_bit = {k: v for k, v in enumerate(self.points)}
         self.touch: dict[NodeId, frozenset[NodeId]] = {v: frozenset() for v in self.fields}
         for a, c in b.links:
             field, point = (a, c) if a in xy else (c, a)
@@ -143,7 +144,10 @@ class Netzwerk(Game):
                     for n, w in enumerate(ray):
                         self._energy_ray_of[(v, w)] = (line, tuple(ray), n)
             self._energy_rays[v] = tuple(rays)
-        self._energy_cache: dict[tuple[frozenset, frozenset], dict[frozenset, tuple]] = {}
+        index = {v: k for k, v in enumerate(self.points)}
+        self._energy_bit_rays = {index[v]: tuple((line, tuple(index[w] for w in ray)) for line, ray in rays)
+                                 for v, rays in self._energy_rays.items()}
+        self._energy_cache: dict[tuple[frozenset, frozenset], dict[int, tuple]] = {}
 
     # ------------------------------------------------------------ state
     def start(self, start: str | None = None, **kwargs: Any) -> "NetzwerkState":
@@ -370,40 +374,56 @@ class Netzwerk(Game):
 
     def energy_phase_results(self, energy: frozenset, movable: frozenset) -> dict[frozenset, tuple]:
         """Every distinct set of occupied points after phase (b), with one sequence of energy steps."""
+        return {self._points_of(m): self._energy_steps(st) for m, st in self._energy_found(energy, movable).items()}
+
+    def _points_of(self, mask: int) -> frozenset:
+        return frozenset(self._node_of_bit[k] for k in _bits(mask))
+
+    def _energy_steps(self, steps: tuple[tuple[int, int], ...]) -> tuple["NetStep", ...]:
+        return tuple(NetStep(self._node_of_bit[a], self._node_of_bit[b]) for a, b in steps)
+
+    def _energy_found(self, energy: frozenset, movable: frozenset) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Phase (b) as bit masks: every reachable mask of occupied points, with one sequence of
+        (from bit, to bit) steps (depth-first; each search node visited once; cached)."""
         key = (energy, movable)
         if key in self._energy_cache:
             return self._energy_cache[key]
-        root = (energy, movable, 0)
+        bit, rays = self._bit, self._energy_bit_rays
+        root = (_mask_of(energy, bit), _mask_of(movable, bit), 0)
         seen = {root}
-        results: dict[frozenset, tuple] = {}
+        found: dict[int, tuple] = {}
         stack = [(root, ())]
         while stack:
             (current, unmoved, used), steps = stack.pop()
-            if current not in results:
-                results[current] = steps
-            for p in unmoved:
-                for line, ray in self._energy_rays[p]:
+            if current not in found:
+                found[current] = steps
+            rest = unmoved
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                p = low.bit_length() - 1
+                for line, ray in rays[p]:
                     if used >> line & 1:
                         continue
-                    q = next((w for w in ray if w not in current), None)
-                    if q is None:
-                        continue
-                    node = (current - {p} | {q}, unmoved - {p}, used | 1 << line)
-                    if node not in seen:
-                        seen.add(node)
-                        stack.append((node, steps + (NetStep(p, q),)))
-        if len(self._energy_cache) > 4096:
+                    for q in ray:
+                        if not current >> q & 1:
+                            node = (current ^ low | 1 << q, unmoved ^ low, used | 1 << line)
+                            if node not in seen:
+                                seen.add(node)
+                                stack.append((node, steps + ((p, q),)))
+                            break
+        if len(self._energy_cache) > 256:
             self._energy_cache.clear()
-        self._energy_cache[key] = results
-        return results
+        self._energy_cache[key] = found
+        return found
 
     def _turns(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
         me = state.to_move
         for (own, opp), steps in self.piece_phase_results(state).items():
             pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
             movable = self.movable_stones(state.energy, pieces, me)
-            for energy, esteps in self.energy_phase_results(state.energy, movable).items():
-                yield NetTurn(steps, esteps, (pieces[0], pieces[1], energy))
+            for mask, esteps in self._energy_found(state.energy, movable).items():
+                yield NetTurn(steps, self._energy_steps(esteps), (pieces[0], pieces[1], self._points_of(mask)))
 
     def pseudo_legal_moves(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
         """One legal turn per distinct resulting position (exact), lazily."""
@@ -412,16 +432,11 @@ class Netzwerk(Game):
     def legal_moves(self, state: "NetzwerkState") -> list["NetTurn"]:
         """As :meth:`Game.legal_moves`; raises :class:`TooManyTurnsError` rather than build a list
         of more than :data:`MOVE_LIST_LIMIT` turns."""
-        if self.outcome(state) is not None:
-            return []
-        out = []
-        for turn in self._turns(state):
-            out.append(turn)
-            if len(out) > MOVE_LIST_LIMIT:
-                raise TooManyTurnsError(f"{self.title}: {self.count_turns(state):,} distinct turns from this "
-                                        f"position, more than {MOVE_LIST_LIMIT:,} can be listed "
-                                        f"(perft and counting still work)")
-        return out
+        count = self.count_turns(state)  # cheap: the phases are counted apart and multiplied out
+        if count > MOVE_LIST_LIMIT:
+            raise TooManyTurnsError(f"{self.title}: {count:,} distinct turns from this position, more than "
+                                    f"{MOVE_LIST_LIMIT:,} can be listed (perft and counting still work)")
+        return [] if count == 0 else list(self._turns(state))
 
     def count_turns(self, state: "NetzwerkState") -> int:
         """``len(legal_moves(state))`` without building the turns."""
@@ -430,7 +445,7 @@ class Netzwerk(Game):
         me, total = state.to_move, 0
         for own, opp in self.piece_phase_results(state):
             pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
-            total += len(self.energy_phase_results(state.energy, self.movable_stones(state.energy, pieces, me)))
+            total += len(self._energy_found(state.energy, self.movable_stones(state.energy, pieces, me)))
         return total
 
     def perft(self, state: "NetzwerkState", depth: int) -> int:
@@ -634,6 +649,20 @@ class NetzwerkState:
 
 
 # ---------------------------------------------------------------- helpers
+def _mask_of(nodes: Iterable[NodeId], bit: Mapping[NodeId, int]) -> int:
+    m = 0
+    for v in nodes:
+        m |= bit[v]
+    return m
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def _hall_ok(masks: Iterable[tuple[int, int]], mask: int, cost: int) -> bool:
     """Whether the earlier moves ``masks`` (energy mask, cost; already feedable together) and a new
     move can all be fed: Hall's condition over every group of earlier moves with the new one."""

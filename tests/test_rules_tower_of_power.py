@@ -6,10 +6,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules import IllegalMoveError, InvalidMoveError, RecordError, RulesError, get_game, validate_record
+from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
 from rules.base import Game
 from rules.plain import tower_of_power as plain
 from rules.tower_of_power import Step, TowerMove
+from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 
 GAME = get_game("tower-of-power")
 
@@ -274,31 +275,16 @@ MOVE_TEXT = st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(MOVE_TEXT)
 def test_parse_move_either_reads_or_refuses_cleanly(text):
-    try:
-        move = GAME.parse_move(text)
-    except InvalidMoveError as exc:
-        assert str(exc)
-    else:
-        assert GAME.parse_move(GAME.format_move(move)) == move
+    check_parse(GAME, text)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(MOVE_TEXT, max_size=6))
+def test_validate_record_stops_with_a_rules_error_or_replays(moves):
+    check_record(GAME, moves)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(MOVE_TEXT, max_size=6))
-def test_validate_record_never_fails_with_anything_but_a_rules_error(moves):
-    try:
-        result = validate_record({"game": "tower-of-power", "moves": moves})
-    except RulesError as exc:
-        assert str(exc).startswith(("move ", "record"))
-    else:
-        assert len(result.moves) == len(moves)
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-                    max_leaves=8))
+@given(JSON_VALUES)
 def test_malformed_positions_raise_record_errors(data):
-    try:
-        validate_record({"game": "tower-of-power", "position": data, "moves": []})
-    except RulesError:
-        pass
+    check_position(GAME, data)
