@@ -45,16 +45,17 @@ def main() -> None:
         runs.append((f"power-of-two, bench seed {seed}", solve_forward(board, seed=seed)["final_position"], None))
     for name, pos, targets in runs:
         started = time.perf_counter()
-        res = ReverseSearch(board, pos, targets=targets).run(time_limit=limit if "seed" not in name else min(limit, 120))
+        res = ReverseSearch(board, pos, targets=targets).run(time_limit=limit if "seed" not in name else min(limit, 60))
         print(_row(name, res, time.perf_counter() - started))
     english = english_board()
     centre = node_at(english, 0, 0)
     start = [v for v in english.nodes if v != centre]
     started = time.perf_counter()
-    res = ReverseSearch(english, start, targets=[centre]).run(time_limit=limit)
+    res = ReverseSearch(english, start, targets=[centre]).run(time_limit=limit, upper_share=0.1)
     print(_row("english-33 central game (known: 18)", res, time.perf_counter() - started))
     started = time.perf_counter()
-    moves, seen, finished = plain_bfs(english, start, targets=[centre], time_limit=min(limit, 300))
+    moves, seen, finished = plain_bfs(english, start, targets=[centre], time_limit=min(limit, 300),
+                                      max_positions=20_000_000)
     took = time.perf_counter() - started
     outcome = f"{moves} in {took:.2f}" if finished else f"not finished after {took:.0f} s"
     print(f"| english-33 central game, plain breadth-first | {seen} | {seen / took:,.0f} | - | {outcome} |")

@@ -276,8 +276,10 @@ def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId,
 
 
 def _reverse_search(board, start, time_limit, symmetry, targets, progress) -> dict:
+    began = time.perf_counter()
     rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
-    res = rs.run(time_limit=time_limit)
+    left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - began))
+    res = rs.run(time_limit=left)
     if res.infeasible:
         return _reverse_result(board, start, [], "infeasible", None, res.bound)
     if res.positions is None:
@@ -478,14 +480,10 @@ def bench_results(out: Path, board: Board, progress: Progress, time_limit: float
 
 
 # ---------------------------------------------------------------------------- registry
-def _solve_forward_cli(board: Board, **options) -> dict:
-    return solve_forward(board, **options)
-
-
 register_puzzle(Puzzle(
     name=FORWARD,
     title="Get a Jump On, forward: 31 placement steps with chain jumps",
-    solve=_solve_forward_cli,
+    solve=solve_forward,
     check=check_forward,
     diagram=diagram_forward,
     results=None,

@@ -41,6 +41,9 @@ Mask = int
 Progress = Callable[[str], None]
 
 CHUNK = 12  # bits per lookup table in symmetry images and pagoda sums
+PERIMETER_STONES = 20
+"""A backward perimeter is built only for starts with at least this many stones (smaller
+positions are solved faster without it)."""
 
 
 def bit(v: NodeId) -> Mask:
@@ -71,7 +74,9 @@ class JumpTables:
     """Per-board tables: jumps by start node as bit triples, the over-node of every
     (from, to) pair, unjumpable nodes, symmetry images of bitmasks by lookup."""
 
-    def __init__(self, board: Board, *, symmetry: bool = True):
+    def __init__(self, board: Board, *, symmetry: bool = True, fixing: Mask | None = None):
+        """``fixing``: use only the symmetries that map this node set onto itself (a search
+        towards a target set may identify two positions only if the targets stay put)."""
         self.board = board
         n = board.size
         self.n = n
@@ -87,6 +92,9 @@ class JumpTables:
         self.jumps_from = [tuple(x) for x in jf]
         self.unjumpable = mask_of(v for v in board.nodes if v not in middles)
         syms = board.symmetries if symmetry else board.symmetries[:1]
+        if fixing is not None:
+            fixed = nodes_of(fixing)
+            syms = tuple(p for p in syms if mask_of(p[v - 1] for v in fixed) == fixing)
         self.perms = syms
         self.chunks = (n + CHUNK - 1) // CHUNK
         self.sym_tables = [self._image_tables(p) for p in syms[1:]]
@@ -135,19 +143,30 @@ class JumpTables:
     # ------------------------------------------------------------- reverse
     def successors(self, pos: Mask) -> dict[Mask, None]:
         """Every position one move (one stone's chain of jumps) away, deduplicated."""
+        return self._one_move(pos, backwards=False)
+
+    def predecessors(self, pos: Mask) -> dict[Mask, None]:
+        """Every position one move *before* ``pos``: one stone's chain of jumps played
+        backwards (the stone on ``c`` goes back over the free ``b`` to the free ``a``, and a
+        stone reappears on ``b``), deduplicated."""
+        return self._one_move(pos, backwards=True)
+
+    def _one_move(self, pos: Mask, backwards: bool) -> dict[Mask, None]:
+        # forwards the node jumped over holds a stone; backwards it is free (a jump a -> c
+        # over b read backwards is the triple (c, b, a), also in the table)
         out: dict[Mask, None] = {}
         jumps_from = self.jumps_from
+        over_free = backwards
         m = pos
         while m:
             low = m & -m
             m ^= low
-            start = low.bit_length() - 1
-            stack = [(pos, start)]
+            stack = [(pos, low.bit_length() - 1)]
             seen = set()
             while stack:
                 p, cur = stack.pop()
                 for over_bit, to_bit, to_i, _, _ in jumps_from[cur]:
-                    if p & over_bit and not p & to_bit:
+                    if (not p & over_bit) is over_free and not p & to_bit:
                         q = p ^ (1 << cur) ^ over_bit ^ to_bit
                         key = (q, to_i)
                         if key in seen:
@@ -354,10 +373,10 @@ class ReverseSearch:
     (default: any node the position classes allow)."""
 
     def __init__(self, board: Board, start: Sequence[NodeId] | Mask, *, targets: Iterable[NodeId] | None = None,
-                 symmetry: bool = True, pagodas: bool = True, merson: bool = True, progress: Progress | None = None):
+                 symmetry: bool = True, pagodas: bool = True, merson: bool = True, perimeter: int = 300_000,
+                 perimeter_from: int = PERIMETER_STONES, progress: Progress | None = None):
         self.board = board
         self.start = start if isinstance(start, int) else mask_of(start)
-        self.tables = JumpTables(board, symmetry=symmetry)
         self.progress = progress or (lambda _: None)
         allowed = class_targets(board, self.start)
         if targets is not None:
@@ -378,6 +397,8 @@ class ReverseSearch:
                         continue
             self.target_pagodas.append((bit(t), pag, pag.weights[t - 1] if pag else 0))
         self.targets = allowed & ~excluded
+        # the table identifies symmetric positions only under symmetries that fix the targets
+        self.tables = JumpTables(board, symmetry=symmetry, fixing=self.targets)
         self.class_excluded = mask_of(board.nodes) & ~class_targets(board, self.start)
         self.pagoda_excluded = excluded
         # one target with its pagoda: prune directly; several: a position is dead when
@@ -387,6 +408,35 @@ class ReverseSearch:
         self.tt: dict[Mask, int] = {}
         self.nodes = 0
         self._deadline: float | None = None
+        self.perimeter: dict[Mask, int] = {}
+        self.radius = 0
+        if perimeter and 0 < popcount(self.targets) <= 4 and popcount(self.start) >= perimeter_from:
+            self._build_perimeter(perimeter)
+
+    def _build_perimeter(self, limit: int) -> None:
+        """Backward breadth-first search by moves from the single-stone goals: every position
+        (canonical) within ``radius`` moves of a goal with its exact distance. Stops before a
+        layer would pass ``limit`` positions."""
+        tables = self.tables
+        layer = [bit(t) for t in nodes_of(self.targets)]
+        dist = {tables.canonical(p): 0 for p in layer}
+        radius = 0
+        while layer:
+            nxt = []
+            new: dict[Mask, int] = {}
+            for p in layer:
+                for q in tables.predecessors(p):
+                    k = tables.canonical(q)
+                    if k not in dist and k not in new:
+                        new[k] = radius + 1
+                        nxt.append(q)
+                if len(dist) + len(new) > limit:
+                    self.perimeter, self.radius = dist, radius
+                    return
+            dist.update(new)
+            layer = nxt
+            radius += 1
+        self.perimeter, self.radius = dist, radius
 
     def live_targets(self, pos: Mask) -> Mask:
         out = 0
@@ -401,21 +451,19 @@ class ReverseSearch:
         if pos & (pos - 1) == 0:
             return 0
         u = pos & self.tables.unjumpable
-        k = popcount(u)
+        k = popcount(u)  # k == 0 gives max(1, regions)
         regions = 0
         used = u
         for r in self.regions:
             if pos & r == r and not used & r:
                 regions += 1
                 used |= r
-        if k == 0:
-            return max(1, regions)
-        return regions + (k - 1 if u & live else k)
+        return max(1, regions + (k - 1 if u & live else k))
 
     def _dfs(self, pos: Mask, budget: int, path: list[Mask]) -> bool:
         """Is one stone (on a live target) reachable within ``budget`` moves? Fills ``path``
         (reversed) when it is; records a failed budget in the table."""
-        if self._deadline is not None and self.nodes & 1023 == 0 and time.perf_counter() > self._deadline:
+        if self._deadline is not None and self.nodes & 15 == 0 and time.perf_counter() > self._deadline:
             raise _TimeUp
         self.nodes += 1
         if pos & (pos - 1) == 0:
@@ -428,6 +476,13 @@ class ReverseSearch:
         if self.lower_bound(pos, live) > budget:
             return False
         key = self.tables.canonical(pos)
+        if self.radius:
+            d = self.perimeter.get(key)
+            if d is not None and d <= budget:
+                self._finish_in_perimeter(pos, d, path)
+                return True
+            if budget <= self.radius:
+                return False  # not within ``radius`` moves of a goal
         tt = self.tt
         if tt.get(key, -1) >= budget:
             return False
@@ -437,6 +492,16 @@ class ReverseSearch:
                 return True
         tt[key] = budget
         return False
+
+    def _finish_in_perimeter(self, pos: Mask, d: int, path: list[Mask]) -> None:
+        """Append (reversed) a shortest path from ``pos`` (``d`` moves from a goal) to the goal."""
+        steps = []
+        while d:
+            pos = next(q for q in self.tables.successors(pos)
+                       if self.perimeter.get(self.tables.canonical(q)) == d - 1 and (d > 1 or q & self.targets))
+            steps.append(pos)
+            d -= 1
+        path.extend(reversed(steps))
 
     def run(self, time_limit: float | None = None, max_moves: int | None = None,
             upper_share: float = 0.3) -> ReverseResult:
@@ -511,9 +576,10 @@ class _TimeUp(Exception):
 
 
 def plain_bfs(board: Board, start: Sequence[NodeId], *, targets: Iterable[NodeId] | None = None,
-              time_limit: float | None = None) -> tuple[int | None, int, bool]:
+              time_limit: float | None = None, max_positions: int | None = None) -> tuple[int | None, int, bool]:
     """The plain cross-check: breadth-first search over positions by moves, no symmetry,
-    no bounds. Returns (minimum moves or None, positions visited, finished)."""
+    no bounds. Returns (minimum moves or None, positions visited, finished); gives up (not
+    finished) at the time limit or when more than ``max_positions`` positions are stored."""
     tables = JumpTables(board, symmetry=False)
     tmask = tables.full if targets is None else mask_of(targets)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -527,6 +593,8 @@ def plain_bfs(board: Board, start: Sequence[NodeId], *, targets: Iterable[NodeId
         nxt = set()
         for p in layer:
             if deadline is not None and time.perf_counter() > deadline:
+                return None, len(seen), False
+            if max_positions is not None and len(seen) > max_positions:
                 return None, len(seen), False
             for q in tables.successors(p):
                 if q not in seen:

@@ -84,6 +84,38 @@ def test_reverse_search_matches_plain_bfs(seed):
     assert anywhere.moves == plain_bfs(ENGLISH, pos)[0]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_perimeter_search_matches_plain_bfs(seed):
+    pos = random_solvable(ENGLISH, CENTRE, 12, seed + 20)
+    rs = ReverseSearch(ENGLISH, pos, targets=[CENTRE], perimeter=3000, perimeter_from=0)
+    assert rs.radius >= 2
+    res = rs.run()
+    assert res.moves == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
+    answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in
+                                         (rs.tables.chain_between(p, q) for p, q in zip(res.positions, res.positions[1:]))],
+              "status": "optimal", "objective": res.moves, "bound": res.moves}
+    assert check_reverse(answer, ENGLISH).valid
+
+
+def test_predecessors_undo_successors():
+    t = JumpTables(ENGLISH)
+    for seed in range(5):
+        p = mask_of(random_solvable(ENGLISH, CENTRE, 9, seed))
+        for q in t.successors(p):
+            assert p in t.predecessors(q)
+        for q in t.predecessors(p):
+            assert p in t.successors(q)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_off_centre_target_uses_only_symmetries_that_fix_it(seed):
+    last = node_at(ENGLISH, 1, 0)
+    pos = random_solvable(ENGLISH, last, 11, seed + 40)
+    rs = ReverseSearch(ENGLISH, pos, targets=[last])
+    assert len(rs.tables.perms) == 2          # identity and the mirror in the x axis
+    assert rs.run().moves == plain_bfs(ENGLISH, pos, targets=[last])[0]
+
+
 def test_reverse_infeasible_is_proven():
     # two stones that can never meet: no jump at all
     res = solve_reverse(P2, position=[60, 64])
