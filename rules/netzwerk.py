@@ -57,7 +57,7 @@ FIELD_RE = re.compile(r"^[a-z][1-9]$")
 POINT_RE = re.compile(r"^e[0-9][0-9]$")
 STEP_RE = re.compile(r"^([a-z][0-9]{1,2})[-x]([a-z][0-9]{1,2})$")
 PASS = "pass"
-MOVE_LIST_LIMIT = 200_000
+MOVE_LIST_LIMIT = 20_000
 """``legal_moves`` refuses to build longer lists (the standard start has 30 million turns);
 :meth:`Netzwerk.count_turns` and :meth:`Netzwerk.perft` count them without building them."""
 
@@ -147,6 +147,7 @@ class Netzwerk(Game):
         index = {v: k for k, v in enumerate(self.points)}
         self._energy_bit_rays = {index[v]: tuple((line, tuple(index[w] for w in ray)) for line, ray in rays)
                                  for v, rays in self._energy_rays.items()}
+        self._piece_cache: tuple = (None, None)
         self._energy_cache: dict[tuple[frozenset, frozenset], dict[int, tuple]] = {}
 
     # ------------------------------------------------------------ state
@@ -351,7 +352,10 @@ class Netzwerk(Game):
 
     def piece_phase_results(self, state: "NetzwerkState") -> dict[tuple[frozenset, frozenset], tuple]:
         """Every distinct (own pieces, opponent pieces) after phase (a), with one sequence of steps
-        reaching it (depth-first over sequences, each search node visited once)."""
+        reaching it (depth-first over sequences, each search node visited once; the last
+        position's answer is kept, since counting and listing ask in turn)."""
+        if self._piece_cache[0] == (state.pieces, state.energy, state.to_move):
+            return self._piece_cache[1]
         me, energy = state.to_move, state.energy
         root = (state.pieces[me], state.pieces[1 - me], frozenset(), ())
         seen = {root}
@@ -370,6 +374,7 @@ class Netzwerk(Game):
                 if node not in seen:
                     seen.add(node)
                     stack.append((node, steps + (NetStep(src, dst),)))
+        self._piece_cache = ((state.pieces, state.energy, state.to_move), results)
         return results
 
     def energy_phase_results(self, energy: frozenset, movable: frozenset) -> dict[frozenset, tuple]:
@@ -449,10 +454,23 @@ class Netzwerk(Game):
         return total
 
     def perft(self, state: "NetzwerkState", depth: int) -> int:
-        """As :meth:`Game.perft`, counting the last level with :meth:`count_turns`."""
+        """As :meth:`Game.perft`, counting the last level with :meth:`count_turns` and walking the
+        turns lazily (no :data:`MOVE_LIST_LIMIT`)."""
+        if depth < 0:
+            raise ValueError("perft depth must be at least 0")
+        if depth == 0:
+            return 1
         if depth == 1:
             return self.count_turns(state)
-        return super().perft(state, depth)
+        if self.outcome(state) is not None:
+            return 0
+        children = [self._result_state(state, turn) for turn in self._turns(state)]
+        return sum(self.perft(child, depth - 1) for child in children)
+
+    def _result_state(self, state: "NetzwerkState", turn: "NetTurn") -> "NetzwerkState":
+        """The position after a turn the generator made for ``state`` (its result is known)."""
+        p1, p2, energy = turn.result
+        return NetzwerkState(pieces=(p1, p2), energy=energy, to_move=1 - state.to_move, ply=state.ply + 1)
 
     def illegality(self, state: "NetzwerkState", move: "NetTurn") -> str | None:
         if not isinstance(move, NetTurn):

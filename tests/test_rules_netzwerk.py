@@ -43,7 +43,7 @@ def test_perft_from_the_start_counts_thirty_million_distinct_turns():
 def test_legal_moves_refuses_to_list_thirty_million_turns():
     with pytest.raises(TooManyTurnsError) as err:
         GAME.legal_moves(GAME.start())
-    assert str(err.value) == ("Netzwerk: 30,366,414 distinct turns from this position, more than 200,000 can be "
+    assert str(err.value) == ("Netzwerk: 30,366,414 distinct turns from this position, more than 20,000 can be "
                               "listed (perft and counting still work)")
 
 
@@ -89,7 +89,7 @@ def test_plain_agrees_with_fast_on_seeded_random_positions(options):
     game = get_game("netzwerk", **options)
     rng = random.Random(7)
     compared = 0
-    for _ in range(20):
+    for _ in range(12):
         state = random_position(rng)
         state = game.state_from_json(GAME.state_to_json(state))
         fast = game.legal_moves(state)
@@ -99,7 +99,7 @@ def test_plain_agrees_with_fast_on_seeded_random_positions(options):
         for c in cands[::5]:
             assert game.is_legal(state, c) == (c in accepted), game.format_move(c)
         compared += len(fast)
-    assert compared > 400
+    assert compared > 250
 
 
 # ---------------------------------------------------------------- piece moves
