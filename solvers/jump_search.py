@@ -361,6 +361,12 @@ class ReverseResult:
     first_found_seconds: float | None = None
     first_found_moves: int | None = None
     log: list[str] = field(default_factory=list)
+    improvements: list[tuple[float, int]] = field(default_factory=list)
+    """(seconds, moves) of every better answer found, in order."""
+
+    def first_within(self, moves: int) -> float | None:
+        """Seconds to the first answer of at most ``moves`` moves."""
+        return next((sec for sec, m in self.improvements if m <= moves), None)
 
     @property
     def moves(self) -> int | None:
@@ -528,6 +534,7 @@ class ReverseSearch:
 
         best: list[Mask] | None = None
         first_s = first_m = None
+        improvements: list[tuple[float, int]] = []
         low = self.lower_bound(self.start, self.targets)
         if deadline is not None and upper_share > 0:
             self._deadline = started + time_limit * upper_share
@@ -540,8 +547,9 @@ class ReverseSearch:
                         note(f"branch and bound: no answer within {budget} moves")
                         break
                     best = [self.start] + path[::-1]
+                    improvements.append((time.perf_counter() - started, len(best) - 1))
                     if first_s is None:
-                        first_s, first_m = time.perf_counter() - started, len(best) - 1
+                        first_s, first_m = improvements[-1]
                     note(f"branch and bound: {len(best) - 1} moves")
                     budget = len(best) - 2
             except _TimeUp:
@@ -556,18 +564,19 @@ class ReverseSearch:
             except _TimeUp:
                 note(f"time limit reached while searching {budget} moves")
                 return ReverseResult(best, budget, False, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log)
+                                     first_s, first_m, log, improvements)
             note(f"{budget} moves: {'found' if found else 'none'}")
             if found:
                 best = [self.start] + path[::-1]
+                improvements.append((time.perf_counter() - started, budget))
                 if first_s is None:
                     first_s, first_m = time.perf_counter() - started, budget
                 return ReverseResult(best, budget, True, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log)
+                                     first_s, first_m, log, improvements)
             budget += 1
         if best is not None:
             return ReverseResult(best, len(best) - 1, True, False, self.nodes, time.perf_counter() - started,
-                                 first_s, first_m, log)
+                                 first_s, first_m, log, improvements)
         return ReverseResult(None, cap + 1, True, True, self.nodes, time.perf_counter() - started, log=log)
 
 
