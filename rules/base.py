@@ -188,6 +188,19 @@ class Game:
             return list(moves)
         return [m for m in moves if self.illegality(state, m) is None]
 
+    def first_legal_moves(self, state, limit: int) -> list[Move]:
+        """Up to ``limit`` legal moves in the generator's order, without listing them all
+        (for games whose :meth:`legal_moves` refuses positions with too many moves)."""
+        if self.outcome(state) is not None:
+            return []
+        out = []
+        for move in self.pseudo_legal_moves(state):
+            if self.is_pseudo_exact or self.illegality(state, move) is None:
+                out.append(move)
+                if len(out) >= limit:
+                    break
+        return out
+
     def is_legal(self, state, move: Move) -> bool:
         return self.reason_illegal(state, move) is None
 
@@ -335,14 +348,15 @@ def validate_record(data: Any, where: str = "record") -> RecordResult:
     for text in texts:
         number = state.ply + 1
         player = game.player_name(state.to_move)
+        shown = text if text.isprintable() else repr(text)  # keep the error on one line
         try:
             move = game.parse_move(text, state)
         except InvalidMoveError as exc:
-            raise InvalidMoveError(f"move {number} ({player}) {text}: {exc}") from None
+            raise InvalidMoveError(f"move {number} ({player}) {shown}: {exc}") from None
         try:
             state = game.apply(state, move)
         except IllegalMoveError as exc:
-            raise exc.located(move=text, player=player, number=number) from None
+            raise exc.located(move=shown, player=player, number=number) from None
         states.append(state)
         moves.append(move)
     return RecordResult(game, tuple(states), tuple(moves), game.outcome(state))
