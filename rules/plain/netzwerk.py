@@ -15,6 +15,11 @@ from itertools import combinations
 
 from rules.netzwerk import NetStep, NetTurn
 
+SAMPLE_POSITIONS = 12
+"""For the generic conformance test: one position per playout. ``candidates`` is exponential and
+Netzwerk positions have thousands to millions of turns; the rule tests compare fast and plain in
+full on small positions instead (tests/test_rules_netzwerk.py)."""
+
 
 def _is_field(label: str) -> bool:
     return len(label) == 2
