@@ -437,20 +437,23 @@ class Netzwerk(Game):
     def legal_moves(self, state: "NetzwerkState") -> list["NetTurn"]:
         """As :meth:`Game.legal_moves`; raises :class:`TooManyTurnsError` rather than build a list
         of more than :data:`MOVE_LIST_LIMIT` turns."""
-        count = self.count_turns(state)  # cheap: the phases are counted apart and multiplied out
+        count = self.count_turns(state, stop_above=MOVE_LIST_LIMIT)  # the phases counted apart, multiplied out
         if count > MOVE_LIST_LIMIT:
-            raise TooManyTurnsError(f"{self.title}: {count:,} distinct turns from this position, more than "
-                                    f"{MOVE_LIST_LIMIT:,} can be listed (perft and counting still work)")
+            raise TooManyTurnsError(f"{self.title}: more than {MOVE_LIST_LIMIT:,} distinct turns from this position, "
+                                    f"too many to list (perft 1 counts them)")
         return [] if count == 0 else list(self._turns(state))
 
-    def count_turns(self, state: "NetzwerkState") -> int:
-        """``len(legal_moves(state))`` without building the turns."""
+    def count_turns(self, state: "NetzwerkState", stop_above: int | None = None) -> int:
+        """``len(legal_moves(state))`` without building the turns (or, with ``stop_above``, any
+        number above it as soon as the count passes it)."""
         if self.outcome(state) is not None:
             return 0
         me, total = state.to_move, 0
         for own, opp in self.piece_phase_results(state):
             pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
             total += len(self._energy_found(state.energy, self.movable_stones(state.energy, pieces, me)))
+            if stop_above is not None and total > stop_above:
+                break
         return total
 
     def perft(self, state: "NetzwerkState", depth: int) -> int:
