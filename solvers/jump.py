@@ -43,6 +43,9 @@ STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 BENCH_SEEDS = (1, 2, 3, 4, 5)
 SAT_SOLVER = "cadical195"
 SAT_CONFLICTS = 10_000
+BENCH_NODES = 10_000_000
+"""Positions the search may visit per benchmark position (about 25-60 s)."""
+BENCH_SAT_SECONDS = 20
 
 
 # ---------------------------------------------------------------------------- options
@@ -248,15 +251,16 @@ def default_position(board: Board, corner: Any = None) -> list[NodeId]:
 
 def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
                   symmetry: bool | None = None, corner: Any = None, targets: Sequence[NodeId] | None = None,
-                  progress: Progress = no_progress) -> dict:
-    """From a position to one stone in the fewest moves (see the module docstring)."""
+                  node_limit: int | None = None, progress: Progress = no_progress) -> dict:
+    """From a position to one stone in the fewest moves (see the module docstring).
+    ``node_limit`` caps the positions the search visits (reproducible, unlike ``time_limit``)."""
     backend = _backend(backend)
     start = default_position(board, corner) if position is None else read_position(position, board)
     if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
         raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
     started = time.perf_counter()
     if backend == "search":
-        out = _reverse_search(board, start, time_limit, symmetry is not False, targets, progress)
+        out = _reverse_search(board, start, time_limit, symmetry is not False, targets, progress, node_limit)
     else:
         out = _reverse_sat(board, start, time_limit, targets, progress)
     out["seconds"] = round(time.perf_counter() - started, 3)
@@ -275,11 +279,11 @@ def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId,
     return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:])]
 
 
-def _reverse_search(board, start, time_limit, symmetry, targets, progress) -> dict:
+def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None) -> dict:
     began = time.perf_counter()
     rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
     left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - began))
-    res = rs.run(time_limit=left)
+    res = rs.run(time_limit=left, node_limit=node_limit)
     if res.infeasible:
         return _reverse_result(board, start, [], "infeasible", None, res.bound)
     if res.positions is None:
@@ -443,14 +447,15 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     return rows
 
 
-def bench_results(out: Path, board: Board, progress: Progress, time_limit: float = 45.0) -> list[ResultRow]:
-    """Five seeded forward answers with chain jumps and the reverse status of each final position."""
+def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
+    """Five seeded forward answers with chain jumps and the reverse status of each final position
+    (the search is capped by positions visited, so the statuses are reproducible)."""
     entries = []
     rows = []
     for seed in BENCH_SEEDS:
         fwd = solve_forward(board, seed=seed)
-        search = solve_reverse(board, position=fwd["final_position"], time_limit=time_limit)
-        sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=20)
+        search = solve_reverse(board, position=fwd["final_position"], node_limit=node_limit)
+        sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=BENCH_SAT_SECONDS)
         best = search
         if sat["objective"] is not None and (best["objective"] is None or sat["objective"] < best["objective"]):
             best = dict(sat)
@@ -471,10 +476,12 @@ def bench_results(out: Path, board: Board, progress: Progress, time_limit: float
                         "bound": bound, "search": {k: search[k] for k in ("status", "objective", "bound", "seconds")},
                         "sat": {k: sat[k] for k in ("status", "objective", "bound", "seconds")}, "file": f"{stem}.json"})
         progress(f"jump-bench seed {seed}: {status}, best {best['objective']}, bound {bound}")
-        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", str(best["objective"]), f"{status} (bound {bound})",
+        optimum = "none found" if best["objective"] is None else str(best["objective"])
+        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{status} (bound {bound})",
                               "search, sat", f"{best['chain_steps']} forward steps with chains", best["seconds"],
                               tuple(files)))
-    (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "time_limit": time_limit,
+    (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "search_node_limit": node_limit,
+                                                     "sat_time_limit": BENCH_SAT_SECONDS,
                                                      "positions": entries}, indent=1) + "\n", encoding="utf-8")
     return rows
 

@@ -414,6 +414,7 @@ class ReverseSearch:
         self.tt: dict[Mask, int] = {}
         self.nodes = 0
         self._deadline: float | None = None
+        self._node_cap: float = float("inf")
         self.perimeter: dict[Mask, int] = {}
         self.radius = 0
         if perimeter and 0 < popcount(self.targets) <= 4 and popcount(self.start) >= perimeter_from:
@@ -469,7 +470,8 @@ class ReverseSearch:
     def _dfs(self, pos: Mask, budget: int, path: list[Mask]) -> bool:
         """Is one stone (on a live target) reachable within ``budget`` moves? Fills ``path``
         (reversed) when it is; records a failed budget in the table."""
-        if self._deadline is not None and self.nodes & 15 == 0 and time.perf_counter() > self._deadline:
+        if self.nodes & 15 == 0 and (self.nodes > self._node_cap or self._deadline is not None
+                                     and time.perf_counter() > self._deadline):
             raise _TimeUp
         self.nodes += 1
         if pos & (pos - 1) == 0:
@@ -510,12 +512,14 @@ class ReverseSearch:
         path.extend(reversed(steps))
 
     def run(self, time_limit: float | None = None, max_moves: int | None = None,
-            upper_share: float = 0.3) -> ReverseResult:
+            upper_share: float = 0.3, node_limit: int | None = None) -> ReverseResult:
         """Minimise moves. With a time limit, first a depth-first branch and bound (budget = best
         found - 1, successors with fewest stones first) spends ``upper_share`` of the time on
         upper bounds; then IDA* raises the lower bound from the admissible bound up to the best
         found. Both share the transposition table (an entry = a budget proven insufficient),
-        so every failed budget is a proof. Without a time limit, IDA* alone (complete)."""
+        so every failed budget is a proof. Without a time limit, IDA* alone (complete).
+        ``node_limit`` (positions searched) works like the time limit but is reproducible
+        on any machine."""
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
         n_stones = popcount(self.start)
@@ -536,8 +540,10 @@ class ReverseSearch:
         first_s = first_m = None
         improvements: list[tuple[float, int]] = []
         low = self.lower_bound(self.start, self.targets)
-        if deadline is not None and upper_share > 0:
-            self._deadline = started + time_limit * upper_share
+        limited = deadline is not None or node_limit is not None
+        if limited and upper_share > 0:
+            self._deadline = None if deadline is None else started + time_limit * upper_share
+            self._node_cap = float("inf") if node_limit is None else self.nodes + node_limit * upper_share
             budget = cap
             try:
                 while budget >= low:
@@ -555,6 +561,7 @@ class ReverseSearch:
             except _TimeUp:
                 pass
         self._deadline = deadline
+        self._node_cap = float("inf") if node_limit is None else node_limit
         top = cap if best is None else len(best) - 2
         budget = low
         while budget <= top:
