@@ -33,10 +33,15 @@ def texts(game, state, frm=None):
 # ---------------------------------------------------------------- perft
 @pytest.mark.parametrize("start, counts", [("standard", [66, 4278, 246348]), ("corners", [48, 2294, 86460])])
 def test_perft_depths_1_to_3(game, start, counts):
-    # depth 3 of both starts was confirmed by the plain module too (see readme_games.md); depth 2 here
+    # the plain module confirms depths 1-2 here and depth 3 below
     state = game.start(start)
     assert [game.perft(state, d) for d in (1, 2, 3)] == counts
     assert [plain_perft(game, state, d) for d in (1, 2)] == counts[:2]
+
+
+@pytest.mark.parametrize("start, count", [("standard", 246348), ("corners", 86460)])
+def test_perft_depth_3_by_the_plain_rules(game, start, count):
+    assert plain_perft(game, game.start(start), 3) == count
 
 
 # ---------------------------------------------------------------- 1. move
