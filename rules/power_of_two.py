@@ -208,6 +208,12 @@ class PowerOfTwo(Game):
     def placements(self, options: list[tuple[NodeId, ...]], count: int) -> list[frozenset[NodeId]]:
         """Every distinct set of ``count`` nodes that can go to distinct doorways, once a full
         matching exists (else none)."""
+        if len(options) <= 1:  # no doorway, or one: no matching needed
+            if not options:
+                return [frozenset()]
+            if not options[0]:
+                return []
+            return [frozenset()] if count == 0 else [frozenset((c,)) for c in options[0]]
         if match_all(options) is None:
             return []
         if count == 0:
@@ -225,13 +231,17 @@ class PowerOfTwo(Game):
         me = state.to_move
         reserve = state.reserve(me)
         occ = state.occupied
+        adjacency, common = self.board.adjacency, self.common
         for frm in sorted(state.stones(me)):
             for to in self.destinations(state, frm):
-                after = (occ - {frm}) | {to}
-                ends = self.doorways(after, to)
+                # the board after the slide: occ without frm, with to (inlined for speed)
+                ends = sorted(n for n in adjacency[to] if n in occ and n != frm)
+                if not ends:
+                    yield Turn(frm, to)
+                    continue
                 if self.exact_reserve and len(ends) > reserve:
                     continue
-                options = self.corner_options(after, to, ends)
+                options = [tuple(c for c in common[to, e] if c not in occ or c == frm) for e in ends]
                 for placed in self.placements(options, min(len(ends), reserve)):
                     yield Turn(frm, to, placed)
 
