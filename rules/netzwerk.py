@@ -57,7 +57,7 @@ FIELD_RE = re.compile(r"^[a-z][1-9]$")
 POINT_RE = re.compile(r"^e[0-9][0-9]$")
 STEP_RE = re.compile(r"^([a-z][0-9]{1,2})[-x]([a-z][0-9]{1,2})$")
 PASS = "pass"
-MOVE_LIST_LIMIT = 20_000
+MOVE_LIST_LIMIT = 2_000
 """``legal_moves`` refuses to build longer lists (the standard start has 30 million turns);
 :meth:`Netzwerk.count_turns` and :meth:`Netzwerk.perft` count them without building them."""
 
@@ -210,6 +210,7 @@ class Netzwerk(Game):
         moved: set[NodeId] = set()
         captured_at: set[NodeId] = set()
         demands: list[tuple[NodeId, int]] = []
+        masks: list[tuple[int, int]] = []
         if feed and not turn.pieces and self.any_piece_move(state):
             return "at least one piece must move in phase (a) (a piece of the mover can move)", None
         for step in turn.pieces:
@@ -245,9 +246,10 @@ class Netzwerk(Game):
                     if mine < theirs:
                         return f"{text}: strength {mine} cannot capture strength {theirs} (variant 2)", None
             demands.append((step.src, cost))
+            masks.append((self._mask(step.src, energy), cost))
             need = sum(c for _, c in demands)
-            got = self._feedable_flow(demands, energy) if feed else need
-            if got < need:
+            if feed and not _hall_ok(masks[:-1], *masks[-1]):  # a matching exists iff Hall's condition holds
+                got = self._feedable_flow(demands, energy)  # how short the supply falls, for the reason
                 return (f"{text}: not enough energy (this move costs {cost}; the piece moves so far need {need} "
                         f"points, the energy stones next to them can give {got})"), None
             own.discard(step.src)

@@ -15,10 +15,13 @@ from itertools import combinations
 
 from rules.netzwerk import NetStep, NetTurn
 
-SAMPLE_POSITIONS = 12
-"""For the generic conformance test: one position per playout. ``candidates`` is exponential and
-Netzwerk positions have thousands to millions of turns; the rule tests compare fast and plain in
-full on small positions instead (tests/test_rules_netzwerk.py)."""
+# Tuning for the generic conformance test (tests/test_rules_conformance.py): ``candidates`` is
+# exponential and Netzwerk positions have up to millions of turns (those above the list limit are
+# only spot-checked there), so few short playouts with several positions each; the rule tests
+# compare fast and plain in full on small positions (tests/test_rules_netzwerk.py).
+PLAYOUTS = 2
+PLAYOUT_PLIES = 60
+SAMPLE_POSITIONS = 16
 
 
 def _is_field(label: str) -> bool:
@@ -130,19 +133,18 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
     if game.options["compulsory_capture"]:
         if any(c for _, _, c in _single_moves(game, owner, me, moved, moves, energy)):
             return "a capture is left", None
-    control = {}
-    for p in energy:
+    def controls(p: str) -> bool:
         counts = [sum(1 for f in _fields_at(p) if owner.get(f) == q) for q in (0, 1)]
         mine = counts[me] >= 1 and counts[me] >= counts[1 - me]
         theirs = counts[1 - me] >= 1 and counts[1 - me] >= counts[me]
-        control[p] = mine and not (theirs and game.options["both_control_blocks"])
+        return mine and not (theirs and game.options["both_control_blocks"])
     used_lines: set[str] = set()
     arrived: set[str] = set()
     for step in turn.energy:
         src, dst = lab(step.src), lab(step.dst)
         if _is_field(src) or _is_field(dst):
             return "not a point", None
-        if src not in energy or src in arrived or not control.get(src):
+        if src not in energy or src in arrived or not controls(src):
             return "stone missing, moved or not controlled", None
         (si, sj), (di, dj) = (int(src[1]), int(src[2])), (int(dst[1]), int(dst[2]))
         if si == di and sj != dj:
@@ -167,7 +169,15 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
     return None, key
 
 
+_VERDICTS: dict = {}
+"""Verdicts ``candidates`` already reached, for the ``check`` calls that follow it:
+(id of the game, id of the state, steps) -> reason or None."""
+
+
 def check(game, state, move) -> str | None:
+    key = (id(game), id(state), move.pieces, move.energy)
+    if key in _VERDICTS:
+        return _VERDICTS[key]
     if _finished(game, state):
         return "the game is over"
     return simulate(game, state, move)[0]
@@ -194,10 +204,15 @@ def candidates(game, state):
     finished = _finished(game, state)
     start_energy = {lab(v) for v in state.energy}
 
+    _VERDICTS.clear()
+
     def turn_of(pieces, energy):
         turn = NetTurn(tuple(pieces), tuple(energy))
         reason, key = simulate(game, state, turn)
-        return NetTurn(turn.pieces, turn.energy, key) if reason is None and not finished else turn
+        if finished:
+            reason = "the game is over"
+        _VERDICTS[(id(game), id(state), turn.pieces, turn.energy)] = reason
+        return NetTurn(turn.pieces, turn.energy, key) if reason is None else turn
 
     seen_pieces: set = set()
 
