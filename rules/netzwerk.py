@@ -21,8 +21,12 @@ has no pieces left; if both qualify, the player who just moved wins.
 an assignment of energy stones to piece moves itself: the moves of phase (a)
 so far are a bipartite supply problem (each move needs as many distinct stones
 as it costs, each stone touching the field the piece started from gives one
-point), solved as a maximum flow with networkx after every piece step. The move
-generator uses the equivalent Hall condition on bit masks.
+point). After every piece step it is decided by Hall's condition on bit masks
+(every group of moves is touched by at least as many stones as it costs; with
+at most six moves that is at most 64 groups), the test the generator uses too;
+when it fails, a maximum flow (networkx) says how many points the stones can
+give. The tests check Hall, the flow and the plain module's backtracking
+against each other.
 
 **Moves are turns, identified by their result.** ``legal_moves`` lists one
 turn per distinct resulting position (RULES.md §7: the order of independent
