@@ -131,3 +131,12 @@ def test_check_and_draw_game_records(record, tmp_path):
     assert run("draw", dg, "-o", str(tmp_path / "dg.png")).exit_code == 0
     tml = record({"game": "thats-my-line", "moves": ["26"]}, "tml.json")
     assert run("draw", tml, "-o", str(tmp_path / "tml.svg")).exit_code == 0
+
+
+def test_play_lists_only_the_first_moves_of_a_huge_position():
+    # Netzwerk's opening has 30,366,414 distinct turns: `moves` shows the first ones and says so
+    res = run("play", "netzwerk", input="moves\nquit\n")
+    assert res.exit_code == 0, res.output
+    listing = next(line for line in res.stdout.splitlines() if "... (more than 200;" in line)
+    assert listing.count(" | ") == 200
+    assert listing.endswith("... (more than 200; `powertwo perft GAME 1` counts them)")

@@ -155,6 +155,7 @@ def validate(game_name: str, record: str) -> None:
         click.echo(note)
 
 
+PLAY_LIST_LIMIT = 200
 PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | save FILE | help | quit"""
 
 
@@ -196,7 +197,12 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
         if word == "help":
             click.echo(f"{PLAY_HELP}\nnotation: {game.notation_help}")
         elif word == "moves":
-            click.echo(" | ".join(game.format_move(m, state) for m in game.legal_moves(state)) or "no legal move")
+            # first_legal_moves: Netzwerk positions can have millions of turns, too many to list
+            listed = game.first_legal_moves(state, PLAY_LIST_LIMIT + 1)
+            text = " | ".join(game.format_move(m, state) for m in listed[:PLAY_LIST_LIMIT]) or "no legal move"
+            if len(listed) > PLAY_LIST_LIMIT:
+                text += f" | ... (more than {PLAY_LIST_LIMIT}; `powertwo perft GAME 1` counts them)"
+            click.echo(text)
         elif word == "undo":
             if history:
                 state, _ = history.pop()
