@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import Iterable, Mapping
+from typing import Iterable
 
 NodeId = int
 """A node of a board: an integer ``1..N`` (reading order for built boards)."""
@@ -291,25 +291,3 @@ class Board:
             "labels": {str(v): self.label(v) for v in self.nodes} if self.labels != tuple(str(i) for i in self.nodes) else None,
         }
 
-
-def starts_from_mapping(board_name: str, size: int, raw: Mapping, where: str) -> tuple:
-    """Validate ``{"standard": {"light": [...], "dark": [...]}, ...}`` into :attr:`Board.starts` form.
-
-    Node entries are ids (ints); labels are resolved by the caller.
-    """
-    out = []
-    if not isinstance(raw, Mapping):
-        raise BoardError(f"{where}: field 'starts' must be an object")
-    for name, sides in raw.items():
-        if not isinstance(sides, Mapping):
-            raise BoardError(f"{where}: start {name!r} must map sides to node lists")
-        entry = []
-        for side, nodes in sides.items():
-            if not isinstance(nodes, list):
-                raise BoardError(f"{where}: start {name!r} side {side!r} must be a list of nodes")
-            for v in nodes:
-                if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= size:
-                    raise BoardError(f"{where}: start {name!r} side {side!r}: node {v!r} does not exist on board {board_name}")
-            entry.append((str(side), tuple(nodes)))
-        out.append((str(name), tuple(entry)))
-    return tuple(out)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
 from boards import Board, BoardError, load as load_board
@@ -442,3 +443,35 @@ def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, 
             line.append(" " * max(pad, 1 if line else 0) + text)
         out.append("".join(line).rstrip())
     return "\n".join(out)
+
+
+# helpers shared by the square-board games (position files, players by name, square order)
+def square_key(label: str) -> tuple[int, str]:
+    """Sort key of a square name: rank, then file."""
+    return (int(label[1:]), label[0])
+
+
+def read_json_file(path: str) -> Any:
+    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read ({exc.__class__.__name__})") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path}: not valid JSON ({exc.msg})") from None
+
+
+def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
+    """The player named in the field ``to_move`` (default: the first player)."""
+    value = data.get("to_move", names[0])
+    if value not in names:
+        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
+    return names.index(value)
+
+
+def ply_field(data: Mapping) -> int:
+    """The field ``ply`` (default 0)."""
+    ply = data.get("ply", 0)
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")
+    return ply

@@ -25,7 +25,6 @@ piece), optionally with ``x``: ``c4xc7``.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,9 @@ from typing import Any, Iterator, Mapping
 
 from boards import Board, BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Outcome, RecordError, register
+from .base import (
+    Game, InvalidMoveError, Outcome, RecordError, player_field, ply_field, read_json_file, register, square_key,
+)
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
@@ -286,34 +287,3 @@ def _run(ray: tuple[NodeId, ...], i: int, group: frozenset) -> int:
     while j < len(ray) and ray[j] in group:
         j += 1
     return j - i
-
-
-def square_key(label: str) -> tuple[int, str]:
-    """Sort key of a square name: rank, then file."""
-    return (int(label[1:]), label[0])
-
-
-def read_json_file(path: str) -> Any:
-    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON ({exc.msg})") from None
-
-
-def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
-    """The player named in the field ``to_move`` (default: the first player)."""
-    value = data.get("to_move", names[0])
-    if value not in names:
-        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
-    return names.index(value)
-
-
-def ply_field(data: Mapping) -> int:
-    """The field ``ply`` (default 0)."""
-    ply = data.get("ply", 0)
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-        raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")
-    return ply

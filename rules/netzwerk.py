@@ -50,7 +50,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from boards import Board, BoardError, NodeId
 
 from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, register
-from .epaminondas import player_field, ply_field, read_json_file, square_key
+from .base import player_field, ply_field, read_json_file, square_key
 
 # ---------------------------------------------------------------- constants
 PLAYER_ONE, PLAYER_TWO = 0, 1

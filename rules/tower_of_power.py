@@ -34,7 +34,7 @@ from typing import Any, Iterator, Mapping, Union
 from boards import Board, BoardError, NodeId
 
 from .base import Game, InvalidMoveError, Option, Outcome, RecordError, register
-from .epaminondas import player_field, ply_field, read_json_file, square_key
+from .base import player_field, ply_field, read_json_file, square_key
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1

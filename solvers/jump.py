@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from boards import Board, NodeId
 
 from .jump_search import (
-    ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, mask_of, nodes_of,
+    ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
 )
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, read_json_file, register_puzzle, require,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 
-import click
 
 from .common import main
 
