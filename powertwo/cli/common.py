@@ -17,6 +17,9 @@ class Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:  # output piped into `head`: stop quietly
+            sys.stderr.close()
+            sys.exit(0)
         except (ValueError, OSError) as exc:  # library errors are ValueError subclasses
             fail(str(exc) or exc.__class__.__name__)
         except KeyboardInterrupt:  # pragma: no cover - interactive
