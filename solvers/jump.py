@@ -31,7 +31,7 @@ from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
 )
 from .registry import (
-    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, read_json_file, register_puzzle, require,
+    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle, require,
 )
 
 FORWARD = "jump-forward"
@@ -85,15 +85,10 @@ def read_position(source: Any, board: Board) -> list[NodeId]:
         data = data[key]
     if not isinstance(data, list):
         raise SolutionError(f"{where}: a position is a list of node ids")
-    out = []
-    for v in data:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise SolutionError(f"{where}: {v!r} is not a node id")
-        if not board.has_node(v):
-            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-        if v in out:
-            raise SolutionError(f"{where}: node {v} is listed twice")
-        out.append(v)
+    out = node_ids(data, board, where)
+    repeated = next((v for i, v in enumerate(out) if v in out[:i]), None)
+    if repeated is not None:
+        raise SolutionError(f"{where}: node {repeated} is listed twice")
     if not out:
         raise SolutionError(f"{where}: the position has no stones")
     return sorted(out)

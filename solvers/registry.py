@@ -151,11 +151,17 @@ def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) 
 
 def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
     """A list of node ids from field ``key``; unknown nodes name the board."""
-    raw = require(data, key, list, where)
+    return node_ids(require(data, key, list, where), board, where, field=key)
+
+
+def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -> list[int]:
+    """Every entry of ``raw`` as a node id of ``board``, in order; a non-id or an unknown node
+    raises :class:`SolutionError` naming ``where`` (and the ``field``, when given)."""
     out = []
     for v in raw:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise SolutionError(f"{where}: field '{key}': {v!r} is not a node id")
+            prefix = f"field '{field}': " if field else ""
+            raise SolutionError(f"{where}: {prefix}{v!r} is not a node id")
         if not board.has_node(v):
             raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
         out.append(v)
