@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import time
 
-from boards import load
-from solvers.jump import BENCH_SEEDS, solve_forward
-from solvers.jump_search import ReverseSearch, english_board, node_at, plain_bfs
+from powertwo.boards import load
+from powertwo.solvers.jump import BENCH_SEEDS, solve_forward
+from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at, plain_bfs
 
 
 ENGLISH_PERIMETER = 3_000_000

@@ -11,9 +11,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from boards import load
-from solvers import line_puzzles as lp
-from solvers.line_puzzles import VARIANTS
+from powertwo.boards import load
+from powertwo.solvers import line_puzzles as lp
+from powertwo.solvers.line_puzzles import VARIANTS
 
 REPEATS = 3
 

@@ -7,8 +7,8 @@ TIME_LIMIT = 300.0
 
 
 def main() -> None:
-    from boards import load
-    from solvers.thats_my_line import BACKENDS, solve
+    from powertwo.boards import load
+    from powertwo.solvers.thats_my_line import BACKENDS, solve
 
     board = load("power-of-two")
     print("benchmark thats_my_line: the solitaire maximum, proof time per backend "

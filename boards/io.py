@@ -3,8 +3,8 @@
 A board file is one JSON object with a ``name`` and exactly one of:
 
 * ``"segments"``: ``[[[x1, y1], [x2, y2]], ...]`` (integers or ``"p/q"`` strings);
-  nodes and lines are computed (:func:`boards.build.from_segments`).
-* ``"grids"``: square grids (:func:`boards.build.from_grids`), with optional
+  nodes and lines are computed (:func:`powertwo.boards.build.from_segments`).
+* ``"grids"``: square grids (:func:`powertwo.boards.build.from_grids`), with optional
   ``"link_grids"``.
 * ``"nodes"`` and ``"lines"``: the explicit form written by :func:`save`:
   ``"nodes": {"1": ["-4", "4"], ...}``, ``"lines": [[1, 2, 3], ...]``, optional
@@ -24,7 +24,7 @@ from typing import Any
 from .board import Board, BoardError, format_fraction
 from .build import from_grids, from_segments, parse_point, parse_segments
 
-DATA_PACKAGE = "boards.data"
+DATA_PACKAGE = "powertwo.boards.data"
 
 
 def shipped() -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from boards import Board, NodeId
+from powertwo.boards import Board, NodeId
 
 Clause = tuple[int, ...]
 

@@ -26,7 +26,7 @@ from typing import Iterable
 
 from ortools.sat.python import cp_model
 
-from boards import Board, NodeId
+from powertwo.boards import Board, NodeId
 
 Jump = tuple[NodeId, NodeId, NodeId]
 

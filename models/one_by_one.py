@@ -8,7 +8,7 @@ Three plain functions of a :class:`~boards.Board`:
   minimise the stones), optionally with lex-leader symmetry breaking.
 * :func:`cnf` - the same puzzle as CNF for PySAT: exactly-one per line by the pairwise
   encoding, the stone limit by a sequential counter (``pysat.card``); the objective is
-  "minimise the stone literals" (see :class:`models.cards.LineCnf`).
+  "minimise the stone literals" (see :class:`powertwo.models.cards.LineCnf`).
 * :func:`milp` - the same as a 0-1 linear program for ``scipy.optimize.milp`` (the
   benchmark's peer).
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 from pysat.formula import IDPool
 
-from boards import Board
+from powertwo.boards import Board
 
 from .cards import LineCnf, at_most, exactly, lex_leader, lex_leader_cpsat
 

@@ -63,7 +63,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from boards import Board, NodeId
+from powertwo.boards import Board, NodeId
 
 Supply = int | None
 """Stones per side; ``None`` for unlimited."""

@@ -2,7 +2,7 @@
 that hold exactly two stones. **Decision** (RULES.md): other lines may hold any number;
 ``strict=True`` requires every line to hold 0 or 2 stones.
 
-Three plain functions of a :class:`~boards.Board`, as in :mod:`models.one_by_one`:
+Three plain functions of a :class:`~boards.Board`, as in :mod:`powertwo.models.one_by_one`:
 
 * :func:`cpsat` - ``y[k]`` "line k holds exactly two" with ``sum == 2`` enforced only if
   ``y[k]`` (strict: ``sum == 2 * y[k]``), at most ``stones`` stones, maximise ``sum(y)``.
@@ -12,7 +12,7 @@ Three plain functions of a :class:`~boards.Board`, as in :mod:`models.one_by_one
   direction ``y_k -> exactly two`` is needed: the search maximises the ``y``, so at an
   optimum every line holding two stones has ``y_k`` true. The SAT objective is "minimise
   the false ``y``" (costs ``-y_k``), optimised by the linear SAT-UNSAT search described in
-  :mod:`models.one_by_one`.
+  :mod:`powertwo.models.one_by_one`.
 * :func:`milp` - the same as a 0-1 linear program (big-M rows) for ``scipy.optimize.milp``.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 from pysat.formula import IDPool
 
-from boards import Board
+from powertwo.boards import Board
 
 from .cards import LineCnf, at_most, conditional, exactly, lex_leader, lex_leader_cpsat
 

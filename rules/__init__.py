@@ -1,4 +1,4 @@
-"""The move validator: one shared interface (:mod:`rules.base`), one module per game.
+"""The move validator: one shared interface (:mod:`powertwo.rules.base`), one module per game.
 
 Rule modules know nothing of solvers, models or drawing; they return data.
 """

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
-from boards import Board, BoardError, load as load_board
+from powertwo.boards import Board, BoardError, load as load_board
 
 Player = int
 Move = Hashable
@@ -164,7 +164,7 @@ class Game:
         raise NotImplementedError
 
     def diagram(self, state, last_move: Move | None = None) -> dict:
-        """*hook*: keyword arguments for :func:`boards.draw.draw_on` (stones, arrows, title...).
+        """*hook*: keyword arguments for :func:`powertwo.boards.draw.draw_on` (stones, arrows, title...).
         Returns plain data; the caller imports the drawing module."""
         raise NotImplementedError
 
@@ -273,7 +273,7 @@ def get_game(name: str, board: Board | None = None, **options: Any) -> Game:
 
 
 def _import_all() -> None:
-    import rules  # noqa: F401  (importing the package registers every game module)
+    import powertwo.rules  # noqa: F401  (importing the package registers every game module)
 
 
 # ---------------------------------------------------------------- game records

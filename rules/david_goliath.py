@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterator, Mapping
 
-from boards import BoardError, NodeId
+from powertwo.boards import BoardError, NodeId
 
 from .base import (
     Game, InvalidMoveError, Outcome, Player, RecordError, check_position_game, int_from_json, node_from_json,
@@ -334,7 +334,7 @@ class DavidGoliath(Game):
         return "\n".join(lines)
 
     def diagram(self, state: DGState, last_move: Hurl | None = None) -> dict:
-        from boards.draw import Arrow, Stone
+        from powertwo.boards.draw import Arrow, Stone
 
         stones = [Stone(state.david, "light", text="D"), Stone(state.goliath, "dark", text="G")]
         stones += [Stone(v, "light", aged=True) for v in sorted(state.light_thrown)]

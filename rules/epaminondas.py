@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from boards import Board, BoardError, NodeId
+from powertwo.boards import Board, BoardError, NodeId
 
 from .base import (
     Game, InvalidMoveError, Outcome, RecordError, player_field, ply_field, read_json_file, register, square_key,
@@ -253,7 +253,7 @@ class Epaminondas(Game):
         return "\n".join(rows)
 
     def diagram(self, state: "EpaminondasState", last_move: "PhalanxMove | None" = None) -> dict:
-        from boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, "light") for v in sorted(state.pieces[WHITE])]
         stones += [Stone(v, "dark") for v in sorted(state.pieces[BLACK])]

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
-from boards import Board, BoardError, NodeId
+from powertwo.boards import Board, BoardError, NodeId
 
 from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, register
 from .base import player_field, ply_field, read_json_file, square_key
@@ -618,7 +618,7 @@ class Netzwerk(Game):
         return "\n".join(rows)
 
     def diagram(self, state: "NetzwerkState", last_move: "NetTurn | None" = None) -> dict:
-        from boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, SIDE_KEYS[p]) for p in (0, 1) for v in sorted(state.pieces[p])]
         stones += [Stone(v, "energy") for v in sorted(state.energy)]

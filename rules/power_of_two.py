@@ -32,7 +32,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
 
-from boards import BoardError, NodeId
+from powertwo.boards import BoardError, NodeId
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
@@ -432,7 +432,7 @@ class PowerOfTwo(Game):
         return "\n".join(lines)
 
     def diagram(self, state: PowerState, last_move: Turn | None = None) -> dict:
-        from boards.draw import Arrow, Stone
+        from powertwo.boards.draw import Arrow, Stone
 
         stones = [Stone(v, "light", v in state.aged) for v in sorted(state.light)]
         stones += [Stone(v, "dark", v in state.aged) for v in sorted(state.dark)]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterator, Mapping
 
-from boards import NodeId
+from powertwo.boards import NodeId
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
@@ -251,7 +251,7 @@ class ThatsMyLine(Game):
         return "\n".join(rows)
 
     def diagram(self, state: TMLState, last_move: TMLMove | None = None) -> dict:
-        from boards.draw import Stone
+        from powertwo.boards.draw import Stone
 
         stones = [Stone(v, "light") for v in sorted(state.light)] + [Stone(v, "dark") for v in sorted(state.dark)]
         marks = [v for v in self.board.nodes

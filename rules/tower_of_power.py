@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Union
 
-from boards import Board, BoardError, NodeId
+from powertwo.boards import Board, BoardError, NodeId
 
 from .base import Game, InvalidMoveError, Option, Outcome, RecordError, register
 from .base import player_field, ply_field, read_json_file, square_key
@@ -336,7 +336,7 @@ class TowerOfPower(Game):
         return "\n".join(rows)
 
     def diagram(self, state: "TowerState", last_move: "TowerMove | Step | None" = None) -> dict:
-        from boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, SIDE_KEYS[s[-1]], text=str(len(s)) if len(s) > 1 else "")
                   for v, s in zip(self.board.nodes, state.stacks) if s]

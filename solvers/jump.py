@@ -14,8 +14,8 @@ Reverse result / solution file::
      "objective": moves, "bound": proven lower bound, "seconds"}
 
 Jumped nodes are implied by consecutive landings and recomputed by the checker.
-The engine is :mod:`solvers.jump_search` (IDA* on moves); the second backend is the
-CP-SAT time-step model :mod:`models.jump`.
+The engine is :mod:`powertwo.solvers.jump_search` (IDA* on moves); the second backend is the
+CP-SAT time-step model :mod:`powertwo.models.jump`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from boards import Board, NodeId
+from powertwo.boards import Board, NodeId
 
 from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
@@ -222,7 +222,7 @@ def _parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board
 
 
 def diagram_forward(data: Mapping, board: Board):
-    from boards.draw import Arrow, Stone, panels
+    from powertwo.boards.draw import Arrow, Stone, panels
 
     _require_valid(check_forward, FORWARD, data, board)
     occ = {data["corner"]}
@@ -301,12 +301,12 @@ def _timed_solve(solver, assumptions: list[int], deadline: float | None) -> bool
 
 
 def _reverse_sat(board, start, time_limit, targets, progress) -> dict:
-    """CaDiCaL on the CNF plan (:func:`models.jump.reverse_cnf`): first any plan, then
+    """CaDiCaL on the CNF plan (:func:`powertwo.models.jump.reverse_cnf`): first any plan, then
     "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or time out.
     The floor is the admissible bound of the search (unjumpable stones, Merson regions)."""
     from pysat.solvers import Solver
 
-    from models.jump import decode_cnf, reverse_cnf
+    from powertwo.models.jump import decode_cnf, reverse_cnf
 
     rs = ReverseSearch(board, start, targets=targets, pagodas=False)
     if not rs.targets:
@@ -391,7 +391,7 @@ def check_reverse(data: Mapping, board: Board) -> CheckReport:
 
 
 def diagram_reverse(data: Mapping, board: Board):
-    from boards.draw import Arrow, Stone, panels
+    from powertwo.boards.draw import Arrow, Stone, panels
 
     _require_valid(check_reverse, REVERSE, data, board)
     tables = JumpTables(board, symmetry=False)
@@ -409,7 +409,7 @@ def diagram_reverse(data: Mapping, board: Board):
 
 # ---------------------------------------------------------------------------- results
 def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg", "png")) -> list[str]:
-    from boards.draw import save
+    from powertwo.boards.draw import save
 
     (out / f"{stem}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     files = [f"{stem}.json"]
@@ -420,7 +420,7 @@ def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg",
 
 
 def results(out: Path, progress: Progress) -> list[ResultRow]:
-    from boards import load
+    from powertwo.boards import load
 
     board = load("power-of-two")
     rows = []

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
-from boards import Board, NodeId
+from powertwo.boards import Board, NodeId
 
 Mask = int
 Progress = Callable[[str], None]
@@ -710,7 +710,7 @@ def english_board() -> Board:
     segments: rows and columns of the plus shape; node ids in reading order."""
     from fractions import Fraction
 
-    from boards import from_segments
+    from powertwo.boards import from_segments
 
     segs = []
     for k in range(-3, 4):

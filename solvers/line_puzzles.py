@@ -10,9 +10,9 @@ Registers three puzzles: ``one-by-one``, ``line-cover`` and ``two-by-two`` (opti
 
 Backends: ``cp-sat`` (OR-Tools, 8 workers, full LP linearization) and ``sat`` (PySAT: Glucose 4 in a linear
 SAT-UNSAT search on the objective bound with an incremental totalizer; see
-:mod:`models.one_by_one` for why). With the SAT backend an optimum is also certified: the
+:mod:`powertwo.models.one_by_one` for why). With the SAT backend an optimum is also certified: the
 claim "no better answer" is refuted by CaDiCaL with a DRAT proof, checked by ``dratify``
-(:mod:`solvers.certify`), on the CNF without symmetry-breaking clauses.
+(:mod:`powertwo.solvers.certify`), on the CNF without symmetry-breaking clauses.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Mapping
 
-from boards import Board, NodeId
-from models import one_by_one, two_by_two
-from models.cards import LineCnf, cost_bound, line_counts, orbit, without_empty
+from powertwo.boards import Board, NodeId
+from powertwo.models import one_by_one, two_by_two
+from powertwo.models.cards import LineCnf, cost_bound, line_counts, orbit, without_empty
 
 from .certify import Certificate, certify_unsat
 from .registry import (
@@ -592,7 +592,7 @@ def _confirm(data: Mapping, board: Board, var: Variant, limit: int, own: Outcome
 def diagram(data: Mapping, board: Board):
     """Stones, and the lines that satisfy the puzzle highlighted (the file is not trusted:
     the highlighted lines are recomputed from the stones)."""
-    from boards.draw import Stone, figure
+    from powertwo.boards.draw import Stone, figure
 
     puzzle = require(data, "puzzle", str, "solution")
     where = f"{puzzle} solution"
@@ -614,8 +614,8 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
             names: tuple[str, ...] = tuple(VARIANTS)) -> list[ResultRow]:
     """Solve every variant with both backends, enumerate its optima, certify them, check the
     written file with :func:`check`, and draw it."""
-    from boards import load
-    from boards.draw import save
+    from powertwo.boards import load
+    from powertwo.boards.draw import save
 
     board = load(board_name)
     _ = board.symmetries  # the symmetry group (networkx) is computed once, outside the timings

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from boards import Board, BoardError, load as load_board
+from powertwo.boards import Board, BoardError, load as load_board
 
 
 class SolutionError(ValueError):
@@ -97,7 +97,7 @@ def _import_all() -> None:
     from importlib import import_module
 
     for name in PUZZLE_MODULES:
-        import_module(f"solvers.{name}")
+        import_module(f"powertwo.solvers.{name}")
 
 
 def puzzle_names() -> tuple[str, ...]:

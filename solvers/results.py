@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from boards import load, shipped
+from powertwo.boards import load, shipped
 
 from .registry import PUZZLES, Progress, ResultRow, puzzle_names
 
 
 def draw_boards(out: Path, progress: Progress) -> list[str]:
-    from boards.draw import board_diagram
+    from powertwo.boards.draw import board_diagram
 
     files = []
     for name in shipped():

@@ -1,10 +1,10 @@
 """That's My Line solitaire (RULES.md section 5): the proven maximum, delivered as a legal game.
 
-:func:`solve` asks a model (:mod:`models.thats_my_line`) for the final position of a legal game
+:func:`solve` asks a model (:mod:`powertwo.models.thats_my_line`) for the final position of a legal game
 with the most stones, proves that no legal game ends with more (CP-SAT: status OPTIMAL; SAT:
 unsatisfiable with at least one stone more), turns the position into a game record (placements
 in a legal order, passes only when forced) and replays that record through the That's My Line
-referee (:mod:`rules.thats_my_line`) before returning it. :func:`check` trusts nothing in a
+referee (:mod:`powertwo.rules.thats_my_line`) before returning it. :func:`check` trusts nothing in a
 solution file that it can recompute: it replays the record, and re-proves the claimed bound.
 """
 
@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from boards import Board
-from models.thats_my_line import (
+from powertwo.boards import Board
+from powertwo.models.thats_my_line import (
     DARK, LIGHT, FinalPosition, Supply, cp_sat_model, final_from_values, sat_model,
 )
-from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
-from rules.thats_my_line import UNLIMITED, stones_option
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
+from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
@@ -278,7 +278,7 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True) -> CheckRepo
 # ---------------------------------------------------------------------------- diagram
 def diagram(data: Mapping, board: Board):
     """The final position, each stone numbered in placing order."""
-    from boards.draw import Stone, figure
+    from powertwo.boards.draw import Stone, figure
 
     supply = supply_of(require(data, "stones", (int, str), PUZZLE))
     moves = require(data, "record", list, PUZZLE)
@@ -321,8 +321,8 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     run recorded beside it, plus every Light/Dark split an optimal game can have."""
     import json
 
-    from boards import load
-    from boards.draw import save
+    from powertwo.boards import load
+    from powertwo.boards.draw import save
 
     board = load("power-of-two")
     rows = []

@@ -1,10 +1,10 @@
 """Shared Hypothesis checks for malformed input to a referee (used by the rule tests of
 Tower of Power, Netzwerk and Epaminondas): every input is either read or refused with a
-:class:`rules.RulesError` of one readable line, never another exception."""
+:class:`powertwo.rules.RulesError` of one readable line, never another exception."""
 
 from hypothesis import strategies as st
 
-from rules import InvalidMoveError, RecordError, RulesError, validate_record
+from powertwo.rules import InvalidMoveError, RecordError, RulesError, validate_record
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from boards import BoardError, from_json, from_segments, load, parse_segments, to_json
-from boards.io import from_dict
+from powertwo.boards import BoardError, from_json, from_segments, load, parse_segments, to_json
+from powertwo.boards.io import from_dict
 
 # RULES.md §1, copied verbatim: id=(x,y) in reading order.
 RULES_TABLE = """

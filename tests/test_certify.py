@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from boards import load
-from solvers import certify, line_puzzles as lp
+from powertwo.boards import load
+from powertwo.solvers import certify, line_puzzles as lp
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from boards import load
+from powertwo.boards import load
 from powertwo.cli import main
-from solvers.jump import (
+from powertwo.solvers.jump import (
     check_forward, check_reverse, diagram_forward, diagram_reverse, read_position, solve_forward, solve_reverse,
 )
-from solvers.jump_search import (
+from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
     plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
 )
-from solvers.registry import SolutionError
+from powertwo.solvers.registry import SolutionError
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 P2 = load("power-of-two")
@@ -339,7 +339,7 @@ def test_cli_check_and_exit_codes(tmp_path):
 def test_cp_sat_model_agrees_with_cnf_and_search():
     from ortools.sat.python import cp_model
 
-    from models.jump import decode_moves, reverse_model
+    from powertwo.models.jump import decode_moves, reverse_model
 
     pos = random_solvable(ENGLISH, CENTRE, 7, seed=5)
     rm = reverse_model(ENGLISH, pos, targets=[CENTRE])

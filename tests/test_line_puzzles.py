@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from boards import from_segments, load
-from models.cards import cost_bound, line_counts, without_empty
-from solvers import line_puzzles as lp
+from powertwo.boards import from_segments, load
+from powertwo.models.cards import cost_bound, line_counts, without_empty
+from powertwo.solvers import line_puzzles as lp
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")

@@ -3,7 +3,7 @@
 For each game and each of its named starts: legal moves exist, perft(1) equals
 their number, every move formats and parses back to itself, applying works, the
 position JSON round-trips, a game record of a seeded random playout round-trips
-through JSON and :func:`rules.validate_record`, and the fast generator agrees with
+through JSON and :func:`powertwo.rules.validate_record`, and the fast generator agrees with
 the plain rules-as-written module ``rules.plain.<module>`` on every position of
 seeded random playouts (the generator's moves are exactly the candidates the plain
 check accepts, and the fast legality test gives the same verdict on every candidate).
@@ -17,8 +17,8 @@ from importlib import import_module
 
 import pytest
 
-import rules
-from rules import IllegalMoveError, RulesError, validate_record
+from powertwo import rules
+from powertwo.rules import IllegalMoveError, RulesError, validate_record
 
 GAMES = rules.game_names()
 PLAYOUTS = 12
@@ -26,7 +26,7 @@ MAX_PLIES = 80
 
 
 def plain_module(game):
-    return import_module("rules.plain." + type(game).__module__.rsplit(".", 1)[1])
+    return import_module("powertwo.rules.plain." + type(game).__module__.rsplit(".", 1)[1])
 
 
 def starts(game):

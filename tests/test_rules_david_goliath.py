@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
-from rules.david_goliath import DGState, Hurl
-from rules.plain import david_goliath as plain
+from powertwo.rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
+from powertwo.rules.david_goliath import DGState, Hurl
+from powertwo.rules.plain import david_goliath as plain
 
 F = frozenset
 # David's 15 thrown stones: 45 and 61 stand on the border, the rest inside

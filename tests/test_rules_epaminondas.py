@@ -6,9 +6,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-from rules.epaminondas import PhalanxMove
-from rules.plain import epaminondas as plain
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
+from powertwo.rules.epaminondas import PhalanxMove
+from powertwo.rules.plain import epaminondas as plain
 from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 
 GAME = get_game("epaminondas")

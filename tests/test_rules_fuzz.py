@@ -9,8 +9,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rules
-from rules import IllegalMoveError, InvalidMoveError, RecordError, RulesError, validate_record
+from powertwo import rules
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, RulesError, validate_record
 
 GAMES = rules.game_names()
 GAME_OBJECTS = {name: rules.get_game(name) for name in GAMES}

@@ -6,9 +6,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-from rules.netzwerk import TooManyTurnsError
-from rules.plain import netzwerk as plain
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
+from powertwo.rules.netzwerk import TooManyTurnsError
+from powertwo.rules.plain import netzwerk as plain
 from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 
 GAME = get_game("netzwerk")
@@ -161,7 +161,7 @@ def test_energy_stone_feeds_one_piece_once_per_turn_and_the_assignment_is_found(
 def test_energy_supply_hall_condition_max_flow_and_backtracking_agree():
     # the generator and the validator decide by Hall's condition on bit masks, the validator reports the
     # shortfall by a networkx maximum flow, the plain module tries every assignment
-    from rules.netzwerk import _hall_ok
+    from powertwo.rules.netzwerk import _hall_ok
 
     rng = random.Random(3)
     fields = [f"{f}{r}" for f in "abcdef" for r in range(1, 7)]

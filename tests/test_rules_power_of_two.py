@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
-from rules.plain import power_of_two as plain
-from rules.power_of_two import PowerState, Turn, match_all
+from powertwo.rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
+from powertwo.rules.plain import power_of_two as plain
+from powertwo.rules.power_of_two import PowerState, Turn, match_all
 
 F = frozenset
 # Light with 15 stones on the board (reserve 1); the slide 64-47 opens doorways 47-42 and 47-43
@@ -251,7 +251,7 @@ def test_position_json(game):
 
 
 def test_diagram_shows_fresh_and_aged_stones_and_the_last_move(game):
-    from boards.draw import Arrow, Stone
+    from powertwo.boards.draw import Arrow, Stone
 
     move = game.parse_move("42-31 +28")
     after = game.apply(game.start(), move)

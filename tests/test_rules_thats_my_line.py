@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import IllegalMoveError, Outcome, RecordError, get_game, validate_record
-from rules.plain import thats_my_line as plain
-from rules.thats_my_line import PASS, Place, TMLState
+from powertwo.rules import IllegalMoveError, Outcome, RecordError, get_game, validate_record
+from powertwo.rules.plain import thats_my_line as plain
+from powertwo.rules.thats_my_line import PASS, Place, TMLState
 
 # Dark stones on these nodes close every line for Light (every node shares a line with one of them).
 DARK_COVER = frozenset({1, 3, 5, 35, 38, 49, 62})
@@ -122,7 +122,7 @@ def test_notation(game):
     assert game.parse_move(" pass ") == PASS
     assert game.parse_move("17") == Place(17)
     assert game.format_move(Place(17)) == "17"
-    from rules import InvalidMoveError
+    from powertwo.rules import InvalidMoveError
     for bad in ("65", "0", "", "a1", "17-18"):
         with pytest.raises(InvalidMoveError):
             game.parse_move(bad)

@@ -6,10 +6,10 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-from rules.base import Game
-from rules.plain import tower_of_power as plain
-from rules.tower_of_power import Step, TowerMove
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
+from powertwo.rules.base import Game
+from powertwo.rules.plain import tower_of_power as plain
+from powertwo.rules.tower_of_power import Step, TowerMove
 from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 
 GAME = get_game("tower-of-power")

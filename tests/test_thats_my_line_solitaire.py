@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from boards import Board, load
-from models.thats_my_line import FinalPosition, cp_sat_model, final_from_values, sat_model
+from powertwo.boards import Board, load
+from powertwo.models.thats_my_line import FinalPosition, cp_sat_model, final_from_values, sat_model
 from powertwo.cli.common import main
-from rules import get_game, validate_record
-from solvers.registry import SolutionError, get_puzzle
-from solvers.thats_my_line import check, diagram, solve
+from powertwo.rules import get_game, validate_record
+from powertwo.solvers.registry import SolutionError, get_puzzle
+from powertwo.solvers.thats_my_line import check, diagram, solve
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")
@@ -199,7 +199,7 @@ def test_a_time_limited_run_still_returns_a_legal_game(backend):
 
 
 def test_unlimited_optimum_splits_4_48_or_48_4():
-    from solvers.thats_my_line import optimal_splits
+    from powertwo.solvers.thats_my_line import optimal_splits
 
     assert optimal_splits(BOARD, None, 52) == [(4, 48), (48, 4)]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from boards import from_json, load, save
+from powertwo.boards import from_json, load, save
 
 from .common import echo_json, main
 
@@ -41,7 +41,7 @@ def info(board: str, as_json: bool) -> None:
 @click.option("--ids", is_flag=True, help="Write every node's id (or square name).")
 def draw(board: str, out: str, ids: bool) -> None:
     """Draw a board (empty) to SVG or PNG."""
-    from boards.draw import board_diagram
+    from powertwo.boards.draw import board_diagram
 
     b = load(board)
     path = board_diagram(b, out, ids=ids)

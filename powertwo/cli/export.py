@@ -26,9 +26,9 @@ from .common import main
 def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: str | None, symmetry: bool,
            bound: int | None) -> None:
     """Export PUZZLE's encoding (or the board) to FILE."""
-    from boards import load
-    from solvers.line_puzzles import export_text
-    from solvers.registry import get_puzzle
+    from powertwo.boards import load
+    from powertwo.solvers.line_puzzles import export_text
+    from powertwo.solvers.registry import get_puzzle
 
     get_puzzle(puzzle)  # an unknown puzzle is an error even for graphml
     text = export_text(load(board), puzzle, fmt, strict=strict, stones=stones, symmetry=symmetry, bound=bound)

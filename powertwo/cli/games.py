@@ -1,7 +1,7 @@
 """``powertwo moves|perft|validate|play``: the referee for the games of RULES.md.
 
 Every command works for every registered game (``rules.game_names()``) through
-the hooks of :class:`rules.Game`. Rule options are given as ``--option
+the hooks of :class:`powertwo.rules.Game`. Rule options are given as ``--option
 NAME=VALUE`` (repeatable; ``true``/``false`` and numbers are read as such), e.g.
 ``--option exact_reserve=true`` or ``--option stones=unlimited``.
 """
@@ -36,7 +36,7 @@ def option_value(text: str) -> Any:
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    from rules import RecordError
+    from powertwo.rules import RecordError
 
     out = {}
     for pair in pairs:
@@ -49,8 +49,8 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None):
     """The game with its options, and the position to work on (``--position`` or ``--start``)."""
-    from rules import RecordError, get_game, validate_record
-    from solvers.registry import read_json_file
+    from powertwo.rules import RecordError, get_game, validate_record
+    from powertwo.solvers.registry import read_json_file
 
     game = get_game(name, **parse_options(options))
     if position is not None:
@@ -134,8 +134,8 @@ def validate(game_name: str, record: str) -> None:
 
     A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}.
     """
-    from rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-    from solvers.registry import read_json_file
+    from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
+    from powertwo.solvers.registry import read_json_file
 
     get_game(game_name)  # an unknown GAME is an error before the file is read
     data = read_json_file(record)
@@ -167,7 +167,7 @@ PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | 
 def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...]) -> None:
     """Two people at one terminal: the board as text, moves in notation, illegal ones refused
     with the reason. Commands: a move, `moves`, `undo`, `save FILE`, `help`, `quit`."""
-    from rules import RulesError
+    from powertwo.rules import RulesError
 
     game, state = game_and_state(game_name, options, start, position)
     first = game.state_to_json(state)

@@ -31,8 +31,8 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     """Solve PUZZLE to a proven optimum (or as far as the time limit allows)."""
     import json
 
-    from boards import load
-    from solvers.registry import SolutionError, get_puzzle
+    from powertwo.boards import load
+    from powertwo.solvers.registry import SolutionError, get_puzzle
 
     p = get_puzzle(puzzle)
     given = {k: v for k, v in options.items() if v is not None}
@@ -65,7 +65,7 @@ def _summary(result: dict) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 def check(file: str) -> None:
     """Check a solution file or a game record; exit 0 if valid, 1 with the faults."""
-    from solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+    from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
     data = read_json_file(file)
     if isinstance(data, dict) and "puzzle" in data:
@@ -82,7 +82,7 @@ def check(file: str) -> None:
             click.echo(fault)
         raise SystemExit(1)
     if isinstance(data, dict) and "game" in data:
-        from rules import IllegalMoveError, InvalidMoveError, validate_record
+        from powertwo.rules import IllegalMoveError, InvalidMoveError, validate_record
 
         try:
             res = validate_record(data, where=file)
@@ -103,8 +103,8 @@ def check(file: str) -> None:
 @click.option("--ids", is_flag=True, help="Write node ids.")
 def draw(file: str, out: str, move: int | None, ids: bool) -> None:
     """Draw a solution file or a game record to SVG or PNG."""
-    from boards import draw as drawing
-    from solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+    from powertwo.boards import draw as drawing
+    from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
     data = read_json_file(file)
     if isinstance(data, dict) and "puzzle" in data:
@@ -113,7 +113,7 @@ def draw(file: str, out: str, move: int | None, ids: bool) -> None:
             raise SolutionError(f"puzzle {p.name} has no diagram")
         fig = p.diagram(data, solution_board(data, file))
     elif isinstance(data, dict) and "game" in data:
-        from rules import validate_record
+        from powertwo.rules import validate_record
 
         res = validate_record(data, where=file)
         n = len(res.moves) if move is None else move
@@ -133,7 +133,7 @@ def draw(file: str, out: str, move: int | None, ids: bool) -> None:
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
 def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
-    from solvers.results import run_all
+    from powertwo.solvers.results import run_all
 
     def progress(message: str) -> None:
         click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)

@@ -7,7 +7,7 @@ throw is decided by trying every landing node of the board.
 
 from __future__ import annotations
 
-from rules.david_goliath import Hurl
+from powertwo.rules.david_goliath import Hurl
 
 SAMPLE_POSITIONS = 300
 

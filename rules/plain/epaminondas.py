@@ -1,4 +1,4 @@
-"""Epaminondas as written in RULES.md §8, by coordinates, for cross-checking :mod:`rules.epaminondas`.
+"""Epaminondas as written in RULES.md §8, by coordinates, for cross-checking :mod:`powertwo.rules.epaminondas`.
 
 Every own piece is tried as a tail against every other square; the move is
 judged on (file, rank) coordinates read from the square names, without the
@@ -7,7 +7,7 @@ board's rays.
 
 from __future__ import annotations
 
-from rules.epaminondas import PhalanxMove
+from powertwo.rules.epaminondas import PhalanxMove
 
 
 def _xy(game, node) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Netzwerk as written in RULES.md §7, by coordinates, for cross-checking :mod:`rules.netzwerk`.
+"""Netzwerk as written in RULES.md §7, by coordinates, for cross-checking :mod:`powertwo.rules.netzwerk`.
 
 A turn is replayed on a dictionary of labelled squares; energy feeding is
 checked by trying every assignment of stones to moves (backtracking), not by
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rules.netzwerk import NetStep, NetTurn
+from powertwo.rules.netzwerk import NetStep, NetTurn
 
 # Tuning for the generic conformance test (tests/test_rules_conformance.py): ``candidates`` is
 # exponential and Netzwerk positions have up to millions of turns (those above the list limit are

@@ -1,6 +1,6 @@
 """The Power of Two, plain: RULES.md section 2 read literally, for cross-checking the generator.
 
-No helper of :mod:`rules.power_of_two` is used: adjacency is recomputed from the
+No helper of :mod:`powertwo.rules.power_of_two` is used: adjacency is recomputed from the
 lines, and matchings are found by trying every assignment.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from rules.power_of_two import STONES, Turn
+from powertwo.rules.power_of_two import STONES, Turn
 
 SAMPLE_POSITIONS = 240
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.thats_my_line import PASS, Pass, Place
+from powertwo.rules.thats_my_line import PASS, Pass, Place
 
 
 def _supply_left(game, state, player) -> bool:

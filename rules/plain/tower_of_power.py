@@ -1,4 +1,4 @@
-"""Tower of Power as written in RULES.md §6, by coordinates, for cross-checking :mod:`rules.tower_of_power`.
+"""Tower of Power as written in RULES.md §6, by coordinates, for cross-checking :mod:`powertwo.rules.tower_of_power`.
 
 Candidates are every (run start, base, neighbour of the base) triple of squares
 and every (stone, other square) pair; each is judged on (file, rank)
@@ -7,7 +7,7 @@ coordinates read from the square names, without the board's rays.
 
 from __future__ import annotations
 
-from rules.tower_of_power import Step, TowerMove
+from powertwo.rules.tower_of_power import Step, TowerMove
 
 
 def _xy(game, node) -> tuple[int, int]:
