@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results test bench clean venv
+.PHONY: results test test-fast lint bench clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,21 @@ results: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The quick loop while developing: every test but those marked slow (under a minute).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
+LINT_STAMP := $(VENV)/.lint-installed
+
+$(LINT_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	touch $(LINT_STAMP)
+
+# ruff and mypy, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
+lint: $(LINT_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -44,7 +44,8 @@ def main() -> None:
     fwd = solve_forward(board)
     print(f"forward answer (corner 60, 31 steps): {time.perf_counter() - t:.3f} s")
     print()
-    print("| instance | positions searched | positions/s | first answer (moves in s) | first answer <= 20 moves (s) | minimum |")
+    print("| instance | positions searched | positions/s | first answer (moves in s) "
+          "| first answer <= 20 moves (s) | minimum |")
     print("|---|---|---|---|---|---|")
     runs = [("power-of-two, default position", fwd["final_position"], None)]
     for seed in BENCH_SEEDS:

@@ -58,12 +58,12 @@ def measure(board_name: str = "power-of-two") -> list[dict]:
     sym_seconds = time.perf_counter() - started
     rows = []
     for name, var in VARIANTS.items():
-        def cpsat(symmetry=True):
+        def cpsat(symmetry=True, var=var):
             out = lp.solve_cpsat(board, var, symmetry=symmetry)
             assert out.status == "optimal"
             return out.objective, out.seconds
 
-        def sat(symmetry=True):
+        def sat(symmetry=True, var=var):
             out = lp.solve_sat(board, var, symmetry=symmetry)
             assert out.status == "optimal"
             return out.objective, out.seconds
@@ -72,7 +72,7 @@ def measure(board_name: str = "power-of-two") -> list[dict]:
         _, cp_plain = median_time(lambda: cpsat(False))
         sat_value, sat_time = median_time(sat)
         _, sat_plain = median_time(lambda: sat(False))
-        milp_value, milp_time = median_time(lambda: milp_solve(board, var))
+        milp_value, milp_time = median_time(lambda var=var: milp_solve(board, var))
         cert = lp.certify(board, var, lp.Outcome("optimal", cp_value, cp_value, (), 0.0))
         rows.append({
             "puzzle": name, "optimum": cp_value, "agree": cp_value == sat_value == milp_value,
@@ -96,9 +96,8 @@ def harder(limit: float = HARD_LIMIT) -> list[tuple[str, str, list[str]]]:
         board, var = load(board_name), VARIANTS[name]
         _ = board.symmetries
         cells = []
-        for run in (lambda: lp.solve_cpsat(board, var, time_limit=limit),
-                    lambda: lp.solve_sat(board, var, time_limit=limit)):
-            o = run()
+        for solve in (lp.solve_cpsat, lp.solve_sat):
+            o = solve(board, var, time_limit=limit)
             cells.append(f"{o.seconds:.2f} ({o.objective})" if o.status == "optimal"
                          else f">{limit:g} ({o.status} {o.objective}, bound {o.bound})")
         status, value, seconds = highs(board, var, time_limit=limit)

@@ -33,7 +33,7 @@ def measure(game, state, budget: float) -> tuple[int, int, float]:
 
 
 def rows(budget: float) -> list[tuple[str, str, int, int, float]]:
-    import powertwo.rules
+    from powertwo import rules
 
     out = []
     for name in rules.game_names():

@@ -143,7 +143,7 @@ class Board:
         """Nodes consecutive with each node on some line."""
         out: dict[NodeId, set[NodeId]] = {v: set() for v in self.nodes}
         for line in self.lines:
-            for a, b in zip(line, line[1:]):
+            for a, b in zip(line, line[1:], strict=False):
                 out[a].add(b)
                 out[b].add(a)
         return {v: frozenset(s) for v, s in out.items()}
@@ -154,7 +154,8 @@ class Board:
     @cached_property
     def edges(self) -> tuple[tuple[NodeId, NodeId], ...]:
         """Every segment between adjacent nodes, as ``(low, high)``, sorted."""
-        return tuple(sorted({(min(a, b), max(a, b)) for line in self.lines for a, b in zip(line, line[1:])}))
+        return tuple(sorted({(min(a, b), max(a, b))
+                             for line in self.lines for a, b in zip(line, line[1:], strict=False)}))
 
     @cached_property
     def rays(self) -> dict[NodeId, tuple[tuple[NodeId, ...], ...]]:
@@ -177,7 +178,7 @@ class Board:
         """Every jump triple ``(from, over, to)``: three consecutive nodes of a line, either way."""
         out = set()
         for line in self.lines:
-            for a, b, c in zip(line, line[1:], line[2:]):
+            for a, b, c in zip(line, line[1:], line[2:], strict=False):
                 out.add((a, b, c))
                 out.add((c, b, a))
         return tuple(sorted(out))
@@ -262,7 +263,7 @@ class Board:
             x, y = self.coord(v)
             g.add_node(v, label=self.label(v), x=float(x), y=float(y), xy=f"{format_fraction(x)},{format_fraction(y)}")
         for k, line in enumerate(self.lines):
-            for a, b in zip(line, line[1:]):
+            for a, b in zip(line, line[1:], strict=False):
                 if g.has_edge(a, b):
                     g.edges[a, b]["lines"] += f",{k}"
                 else:
@@ -288,6 +289,7 @@ class Board:
             "coordinates": {
                 str(v): [format_fraction(self.coord(v)[0]), format_fraction(self.coord(v)[1])] for v in self.nodes
             },
-            "labels": {str(v): self.label(v) for v in self.nodes} if self.labels != tuple(str(i) for i in self.nodes) else None,
+            "labels": ({str(v): self.label(v) for v in self.nodes}
+                       if self.labels != tuple(str(i) for i in self.nodes) else None),
         }
 

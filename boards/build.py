@@ -44,7 +44,8 @@ def parse_coordinate(value: Any, where: str) -> Fraction:
                 raise ValueError
             result = Fraction(int(num), int(den)) if den else Fraction(int(num))
         except (ValueError, ZeroDivisionError):
-            raise BoardError(f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)") from None
+            raise BoardError(
+                f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)") from None
         return result
     raise BoardError(f"{where}: coordinate {value!r} is not a number (use an integer or a 'p/q' string)")
 
@@ -185,7 +186,7 @@ def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | 
         scheme = g.get("labels", "square")
         diagonals = bool(g.get("diagonals", False))
 
-        def label(i: int, j: int) -> str:
+        def label(i: int, j: int, scheme: object = scheme) -> str:
             if scheme == "square":
                 return square_label(i, j)
             return str(scheme).format(i=i, j=j)
@@ -234,7 +235,7 @@ def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | 
                     q = (pt[0] + sx, pt[1] + sy)
                     if q in grid_b:
                         links.append((ids[pt], ids[q]))
-    starts = ()
+    starts: tuple = ()
     if starts_by_label:
         by_label = {lab: k for k, lab in enumerate(labels, start=1)}
         entries = []

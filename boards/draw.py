@@ -119,14 +119,14 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
         x, y = (float(c) for c in board.coord(s.node))
         fill, edge = {"light": (LIGHT_FILL, LIGHT_EDGE), "energy": (ENERGY_FILL, ENERGY_EDGE)}.get(
             s.color, (DARK_FILL, DARK_EDGE))
-        ax.add_patch(Circle((x, y), radius * (0.6 if s.color == "energy" else 1), facecolor=fill, edgecolor=edge, lw=1.3,
-                            hatch="////" if s.aged else None, ls="--" if s.aged else "-", zorder=4))
+        ax.add_patch(Circle((x, y), radius * (0.6 if s.color == "energy" else 1), facecolor=fill, edgecolor=edge,
+                            lw=1.3, hatch="////" if s.aged else None, ls="--" if s.aged else "-", zorder=4))
         if s.text:
             ax.text(x, y, s.text, ha="center", va="center", fontsize=font + 1, fontweight="bold", zorder=6,
                     color="#ffffff" if s.color == "dark" else "#000000")
     for arrow in arrows:
-        pts = [tuple(float(c) for c in board.coord(v)) for v in arrow.path]
-        for p, q in zip(pts, pts[1:]):
+        pts = [(float(board.coord(v)[0]), float(board.coord(v)[1])) for v in arrow.path]
+        for p, q in zip(pts, pts[1:], strict=False):
             ax.add_patch(FancyArrowPatch(p, q, arrowstyle="-|>", mutation_scale=12 if not small else 8,
                                          color=arrow.color, lw=2.0 if not small else 1.3,
                                          shrinkA=4, shrinkB=4, zorder=7))

@@ -152,7 +152,8 @@ def to_dict(board: Board) -> dict:
     out: dict[str, Any] = {"name": board.name}
     if board.description:
         out["description"] = board.description
-    out["nodes"] = {str(v): [format_fraction(x), format_fraction(y)] for v, (x, y) in zip(board.nodes, board.coords)}
+    out["nodes"] = {str(v): [format_fraction(x), format_fraction(y)]
+                    for v, (x, y) in zip(board.nodes, board.coords, strict=True)}
     if board.labels != tuple(str(v) for v in board.nodes):
         out["labels"] = {str(v): board.label(v) for v in board.nodes}
     out["lines"] = [list(line) for line in board.lines]

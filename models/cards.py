@@ -10,7 +10,7 @@ here can be joined and exported. The same clause lists are handed to CP-SAT
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -143,7 +143,7 @@ def lex_leader(board: Board, stones: Mapping[NodeId, int], pool: IDPool) -> list
     return out
 
 
-def add_clauses_to_cpsat(model, clauses: Iterable[Sequence[int]], literal: Callable[[int], object]) -> None:
+def add_clauses_to_cpsat(model, clauses: Iterable[Sequence[int]], literal: Callable[[int], Any]) -> None:
     """Add DIMACS-style clauses to a CP-SAT model; ``literal(v)`` gives the CP-SAT literal of
     variable ``v`` (auxiliary variables are created by the caller's ``literal`` on demand)."""
     for c in clauses:

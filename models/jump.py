@@ -22,7 +22,7 @@ only when CP-SAT itself reports OPTIMAL or INFEASIBLE.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from ortools.sat.python import cp_model
 
@@ -53,8 +53,8 @@ def reverse_model(board: Board, start: Iterable[NodeId], *, targets: Iterable[No
     new_move = {t: m.new_bool_var(f"new_move_{t}") for t in range(1, steps + 1)}
     for v in board.nodes:
         m.add(stone[0, v] == (1 if v in start_set else 0))
-    leaves = {v: [] for v in board.nodes}   # jumps that empty v (from or over)
-    lands = {v: [] for v in board.nodes}    # jumps that land on v
+    leaves: dict[NodeId, list[Jump]] = {v: [] for v in board.nodes}   # jumps that empty v (from or over)
+    lands: dict[NodeId, list[Jump]] = {v: [] for v in board.nodes}    # jumps that land on v
     for j in board.jumps:
         a, b, c = j
         leaves[a].append(j)
@@ -69,7 +69,8 @@ def reverse_model(board: Board, start: Iterable[NodeId], *, targets: Iterable[No
             m.add_implication(x, stone[t - 1, b])
             m.add_implication(x, ~stone[t - 1, c])
         for v in board.nodes:
-            m.add(stone[t, v] == stone[t - 1, v] - sum(jump[t, j] for j in leaves[v]) + sum(jump[t, j] for j in lands[v]))
+            m.add(stone[t, v] == stone[t - 1, v] - sum(jump[t, j] for j in leaves[v])
+                  + sum(jump[t, j] for j in lands[v]))
         # a new move unless this jump starts where the previous one landed
         if t == 1:
             m.add(new_move[t] == 1)
@@ -82,7 +83,7 @@ def reverse_model(board: Board, start: Iterable[NodeId], *, targets: Iterable[No
         for v in board.nodes:
             if v not in allowed:
                 m.add(stone[steps, v] == 0)
-    moves = sum(new_move.values())
+    moves = cp_model.LinearExpr.sum(list(new_move.values()))
     if max_moves is not None:
         m.add(moves <= max_moves)
     if min_moves is not None:
@@ -115,7 +116,7 @@ class ReverseCnf:
     jump: dict[tuple[int, Jump], int]
     new_move: dict[int, int]
     steps: int
-    totalizer: object
+    totalizer: Any  # pysat.card.ITotalizer (pysat ships no type hints)
 
 
 def reverse_cnf(board: Board, start: Iterable[NodeId], *, targets: Iterable[NodeId] | None = None,
@@ -135,8 +136,8 @@ def reverse_cnf(board: Board, start: Iterable[NodeId], *, targets: Iterable[Node
     clauses: list[list[int]] = []
     for v in board.nodes:
         clauses.append([stone[0, v] if v in start_set else -stone[0, v]])
-    leaves = {v: [] for v in board.nodes}
-    lands = {v: [] for v in board.nodes}
+    leaves: dict[NodeId, list[Jump]] = {v: [] for v in board.nodes}
+    lands: dict[NodeId, list[Jump]] = {v: [] for v in board.nodes}
     for j in board.jumps:
         leaves[j[0]].append(j)
         leaves[j[1]].append(j)

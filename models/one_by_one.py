@@ -45,7 +45,7 @@ def cnf(board: Board, *, cover: bool = False, stones: int = STONES, symmetry: bo
     pool = IDPool()
     x = {v: pool.id(f"x_{v}") for v in board.nodes}
     names = {x[v]: f"x_{v}: stone on node {board.label(v)}" for v in board.nodes}
-    clauses = []
+    clauses: list[tuple[int, ...]] = []
     for line in board.lines:
         lits = [x[v] for v in line]
         clauses += [tuple(lits)] if cover else exactly(lits, 1, pool)

@@ -61,9 +61,12 @@ linear constraints, the SAT encoding as totalizers whose outputs ``L_j`` mean ex
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from powertwo.boards import Board, NodeId
+
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import CpModel as CpSatModel
 
 Supply = int | None
 """Stones per side; ``None`` for unlimited."""
@@ -229,7 +232,7 @@ def final_from_values(board: Board, value) -> FinalPosition:
 class CpModel:
     """The CP-SAT model: ``model``, its Boolean variables by name, and the objective expression."""
 
-    model: object
+    model: CpSatModel
     variables: dict
     total: object
 
@@ -308,7 +311,7 @@ class SatModel:
     ``light_at_least`` and ``dark_at_least`` the same for each colour."""
 
     clauses: list
-    vpool: object
+    vpool: Any  # pysat.formula.IDPool (pysat ships no type hints)
     at_least: list
     light_at_least: list
     dark_at_least: list

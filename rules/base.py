@@ -60,7 +60,8 @@ class IllegalMoveError(RulesError):
             head.append(self.move)
         return (" ".join(head) + ": " if head else "") + self.reason
 
-    def located(self, *, move: str | None = None, player: str | None = None, number: int | None = None) -> "IllegalMoveError":
+    def located(self, *, move: str | None = None, player: str | None = None,
+                number: int | None = None) -> "IllegalMoveError":
         return IllegalMoveError(self.reason, move=self.move if move is None else move,
                                 player=self.player if player is None else player,
                                 number=self.number if number is None else number)

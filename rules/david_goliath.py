@@ -169,8 +169,8 @@ class DavidGoliath(Game):
             return None
         if state.reserve(me) > 0:
             if move.pickup is not None:
-                return (f"{who}'s reserve still holds {state.reserve(me)} stone{'s' if state.reserve(me) != 1 else ''}: "
-                        f"no stone may be picked up")
+                left = state.reserve(me)
+                return f"{who}'s reserve still holds {left} stone{'s' if left != 1 else ''}: no stone may be picked up"
             after = (state.occupied - {move.frm}) | {move.to}
         else:
             if move.pickup is None:
@@ -195,7 +195,8 @@ class DavidGoliath(Game):
         steps = ray.index(to) + 1
         low, high = span
         if steps < low or (high is not None and steps > high):
-            limit = f"{low} or more" if high is None else (f"{low} or {high}" if high == low + 1 else f"{low} to {high}")
+            limit = (f"{low} or more" if high is None
+                     else (f"{low} or {high}" if high == low + 1 else f"{low} to {high}"))
             return f"{what} {limit} nodes, not {steps} ({lab(frm)}-{lab(to)})"
         blocker = next((v for v in ray[:steps - 1] if v in occupied), None)
         if blocker is not None:

@@ -118,7 +118,8 @@ class Epaminondas(Game):
             n += 1
         steps = t - (n - 2)
         if steps < 1:
-            return f"{dest} is inside the phalanx of {n} from {tail}; its head is {b.label(([move.tail] + list(ray))[n - 1])}"
+            head = b.label(([move.tail] + list(ray))[n - 1])
+            return f"{dest} is inside the phalanx of {n} from {tail}; its head is {head}"
         if steps > n:
             return f"the phalanx of {n} from {tail} moves at most {n} square{'s' if n > 1 else ''}, not {steps}"
         for i in range(n - 1, t):

@@ -285,7 +285,8 @@ class Netzwerk(Game):
                 if not any(ctl):
                     return f"{text}: nobody controls the energy stone on {src}", None
                 if not ctl[me]:
-                    return f"{text}: the energy stone on {src} is controlled by {self.player_name(1 - me)}, not by {who}", None
+                    other = self.player_name(1 - me)
+                    return f"{text}: the energy stone on {src} is controlled by {other}, not by {who}", None
                 return f"{text}: both players control the energy stone on {src}, so it cannot move (variant 1)", None
             where = self._energy_ray_of.get((step.src, step.dst))
             if where is None:

@@ -178,7 +178,7 @@ class PowerOfTwo(Game):
         nodes = set(nodes)
         for line in self.board.lines:
             on = [i for i, v in enumerate(line) if v in nodes]
-            for i, j in zip(on, on[1:]):
+            for i, j in zip(on, on[1:], strict=False):
                 if j - i - 1 < SPACING:
                     a, b = self.board.label(line[i]), self.board.label(line[j])
                     between = j - i - 1
@@ -289,7 +289,7 @@ class PowerOfTwo(Game):
             return (f"the slide opens {len(ends)} doorways but the reserve holds {reserve} "
                     f"(option exact_reserve)")
         options = self.corner_options(after, move.to, ends)
-        for e, opts in zip(ends, options):
+        for e, opts in zip(ends, options, strict=False):
             if not opts:
                 return (f"blocked doorway: doorway {lab(move.to)}-{lab(e)} has no free third corner "
                         f"(every doorway needs its own free third corner)")

@@ -195,9 +195,10 @@ class TowerOfPower(Game):
         sow_dir = self._direction[(move.base, move.toward)]
         if sow_dir == run_dir:
             return f"the stones may not be sown back along their run ({start}-{base}/{toward})"
-        if len(self._rays[move.base][sow_dir]) < len(run):
+        room = len(self._rays[move.base][sow_dir])
+        if room < len(run):
             return (f"{len(run)} stone{'s' if len(run) > 1 else ''} to sow from {base} toward {toward} "
-                    f"but only {len(self._rays[move.base][sow_dir])} square{'s' if len(self._rays[move.base][sow_dir]) != 1 else ''} there")
+                    f"but only {room} square{'s' if room != 1 else ''} there")
         return None
 
     # ------------------------------------------------------------ apply
@@ -339,7 +340,7 @@ class TowerOfPower(Game):
         from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, SIDE_KEYS[s[-1]], text=str(len(s)) if len(s) > 1 else "")
-                  for v, s in zip(self.board.nodes, state.stacks) if s]
+                  for v, s in zip(self.board.nodes, state.stacks, strict=True) if s]
         arrows = []
         if isinstance(last_move, Step):
             arrows = [Arrow((last_move.src, last_move.dst))]
@@ -348,7 +349,8 @@ class TowerOfPower(Game):
             run = next((r for r in self._rays[last_move.base] if last_move.start in r), ())
             if last_move.start in run:
                 length = run.index(last_move.start) + 1
-                arrows = [Arrow((last_move.start, last_move.base)), Arrow((last_move.base, sow[:length][-1]), color="#2a9d8f")]
+                arrows = [Arrow((last_move.start, last_move.base)),
+                          Arrow((last_move.base, sow[:length][-1]), color="#2a9d8f")]
         return {"stones": stones, "arrows": arrows,
                 "title": f"{self.title}: {self.player_name(state.to_move)} to move (ply {state.ply})"}
 

@@ -31,7 +31,8 @@ from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
 )
 from .registry import (
-    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle, require,
+    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle,
+    require,
 )
 
 FORWARD = "jump-forward"
@@ -55,7 +56,8 @@ def _corner(board: Board, corner: Any) -> NodeId:
             return DEFAULT_CORNER
         unjumpable = nodes_of(JumpTables(board, symmetry=False).unjumpable)
         if not unjumpable:
-            raise SolutionError(f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
+            raise SolutionError(
+                f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
         return unjumpable[0]
     if isinstance(corner, bool) or not isinstance(corner, int) or not board.has_node(corner):
         raise SolutionError(f"--corner {corner!r}: node does not exist on board {board.name}")
@@ -102,7 +104,8 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
     ``seed`` a seeded random one (chains preferred)."""
     corner = _corner(board, corner)
     if _backend(backend) != "search":
-        raise SolutionError("jump-forward: only the search backend places stones (a forward answer is found in milliseconds)")
+        raise SolutionError(
+            "jump-forward: only the search backend places stones (a forward answer is found in milliseconds)")
     if board.size < STONES:
         raise SolutionError(f"board {board.name} has {board.size} nodes, fewer than {STONES} stones")
     started = time.perf_counter()
@@ -185,7 +188,8 @@ def check_forward(data: Mapping, board: Board) -> CheckReport:
             faults.append(f"{label}: the stone placed on {place} is not jumped (no landing given)")
             break
         if tables.over.get((jumper, landings[0])) != place:
-            faults.append(f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper at {jumper}")
+            faults.append(
+                f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper at {jumper}")
             break
         occ.add(place)
         fault, jumper = _chain_fault(tables, occ, jumper, landings, label, remove=False)
@@ -217,7 +221,8 @@ def _parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board
         here = f"{where}: {noun} {i}"
         if not isinstance(entry, Mapping):
             raise SolutionError(f"{here}: must be an object {{'{start_key}': node, 'jumps': [landings]}}")
-        out.append((_node_field(entry, start_key, here, board), _landings(require(entry, "jumps", list, here), here, board)))
+        out.append((_node_field(entry, start_key, here, board),
+                    _landings(require(entry, "jumps", list, here), here, board)))
     return out
 
 
@@ -234,7 +239,8 @@ def diagram_forward(data: Mapping, board: Board):
         occ.discard(jumper)
         jumper = step["jumps"][-1]
         occ.add(jumper)
-        stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "") for v in sorted(occ)]
+        stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "")
+                  for v in sorted(occ)]
         frames.append({"stones": stones, "arrows": [Arrow(path)], "title": f"step {i}: +{step['place']}"})
     return panels(board, frames, columns=8, panel_px=240)
 
@@ -271,7 +277,7 @@ def _reverse_result(board: Board, start: Sequence[NodeId], moves, status: str, o
 
 
 def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId, list[NodeId]]]:
-    return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:])]
+    return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:], strict=False)]
 
 
 def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None) -> dict:
@@ -386,7 +392,8 @@ def check_reverse(data: Mapping, board: Board) -> CheckReport:
             if parsed:
                 notes.append(f"{len(parsed)} moves, {sum(len(js) for _, js in parsed)} jumps, "
                              f"last stone on {next(iter(occ))}")
-            notes.append(f"status {status}; the lower bound {bound} is the solver's claim (not re-proved by the checker)")
+            notes.append(
+                f"status {status}; the lower bound {bound} is the solver's claim (not re-proved by the checker)")
     return CheckReport(tuple(faults), tuple(notes))
 
 
@@ -435,8 +442,9 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
     sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=60)
     agree = "search, sat" if sat["status"] == "optimal" and sat["objective"] == rev["objective"] else "search"
-    rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]), f"{rev['status']} (bound {rev['bound']})",
-                          agree, f"sat backend: {sat['status']} {sat['objective']} (bound {sat['bound']})",
+    rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]),
+                          f"{rev['status']} (bound {rev['bound']})", agree,
+                          f"sat backend: {sat['status']} {sat['objective']} (bound {sat['bound']})",
                           rev["seconds"], tuple(files)))
     rows.extend(bench_results(out, board, progress))
     return rows
@@ -469,7 +477,8 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": best["chain_steps"],
                         "forward_steps": fwd["steps"], "status": status, "objective": best["objective"],
                         "bound": bound, "search": {k: search[k] for k in ("status", "objective", "bound", "seconds")},
-                        "sat": {k: sat[k] for k in ("status", "objective", "bound", "seconds")}, "file": f"{stem}.json"})
+                        "sat": {k: sat[k] for k in ("status", "objective", "bound", "seconds")},
+                        "file": f"{stem}.json"})
         progress(f"jump-bench seed {seed}: {status}, best {best['objective']}, bound {bound}")
         optimum = "none found" if best["objective"] is None else str(best["objective"])
         rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{status} (bound {bound})",

@@ -86,7 +86,8 @@ class JumpTables:
         self.over: dict[tuple[NodeId, NodeId], NodeId] = {}
         middles = set()
         for a, b, c in board.jumps:
-            jf[a - 1].append((1 << (b - 1), 1 << (c - 1), c - 1, (1 << (a - 1)) | (1 << (b - 1)) | (1 << (c - 1)), b - 1))
+            span = (1 << (a - 1)) | (1 << (b - 1)) | (1 << (c - 1))
+            jf[a - 1].append((1 << (b - 1), 1 << (c - 1), c - 1, span, b - 1))
             self.over[(a, c)] = b
             middles.add(b)
         self.jumps_from = [tuple(x) for x in jf]
@@ -184,7 +185,7 @@ class JumpTables:
             low = m & -m
             m ^= low
             start = low.bit_length() - 1
-            stack = [(pos, start, [])]
+            stack: list[tuple[Mask, int, list[int]]] = [(pos, start, [])]
             seen = set()
             while stack:
                 p, cur, path = stack.pop()
@@ -205,7 +206,7 @@ class JumpTables:
         stones (which stay) onto free nodes, with a shortest path of landings; ``start``
         itself maps to ``[]`` (no chain)."""
         others = occupied & ~(1 << start)
-        paths = {start: []}
+        paths: dict[int, list[int]] = {start: []}
         frontier = [start]
         while frontier:
             nxt = []
@@ -253,7 +254,7 @@ def class_targets(board: Board, pos: Mask, basis: Sequence[Mask] | None = None) 
     """The nodes where a single last stone is compatible with ``pos``'s position class."""
     basis = position_classes(board) if basis is None else basis
     sig = [popcount(pos & f) & 1 for f in basis]
-    return mask_of(v for v in board.nodes if all(((f >> (v - 1)) & 1) == s for f, s in zip(basis, sig)))
+    return mask_of(v for v in board.nodes if all(((f >> (v - 1)) & 1) == s for f, s in zip(basis, sig, strict=False)))
 
 
 def pagoda_for(board: Board, start: Mask, target: NodeId) -> list[float] | None:
@@ -327,7 +328,7 @@ def merson_regions(board: Board, max_size: int = 4) -> list[Mask]:
     found: list[frozenset] = []
     seen: set[frozenset] = set()
     frontier = [frozenset([v]) for v in board.nodes]
-    for size in range(2, max_size + 1):
+    for _size in range(2, max_size + 1):
         nxt = []
         for r in frontier:
             for v in r:
@@ -542,7 +543,7 @@ class ReverseSearch:
         low = self.lower_bound(self.start, self.targets)
         limited = deadline is not None or node_limit is not None
         if limited and upper_share > 0:
-            self._deadline = None if deadline is None else started + time_limit * upper_share
+            self._deadline = None if time_limit is None else started + time_limit * upper_share
             self._node_cap = float("inf") if node_limit is None else self.nodes + node_limit * upper_share
             budget = cap
             try:

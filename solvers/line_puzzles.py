@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from powertwo.boards import Board, NodeId
 from powertwo.models import one_by_one, two_by_two
@@ -329,6 +329,7 @@ def certify(board: Board, var: Variant, outcome: Outcome, stones: int = STONES) 
     if outcome.status == "infeasible":
         extra, claim = [], f"{var.name} has no answer on board {board.name} (at most {stones} stones)"
     else:
+        assert outcome.objective is not None  # an optimal outcome has an answer
         better = outcome.objective - 1 if var.sense == "min" else outcome.objective + 1
         extra = cost_bound(cnf, cnf.cost(better), pool)
         relation = "at most" if var.sense == "min" else "at least"
@@ -341,7 +342,7 @@ def certify(board: Board, var: Variant, outcome: Outcome, stones: int = STONES) 
 
 # ---------------------------------------------------------------------------- solve hook
 def result_object(board: Board, var: Variant, backend: str, outcome: Outcome) -> dict:
-    out = {
+    out: dict[str, Any] = {
         "puzzle": var.puzzle,
         "board": board.name,
         "backend": backend,
@@ -374,7 +375,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
     if limit != STONES:
         out["stone_limit"] = limit
     out["symmetry_breaking"] = bool(symmetry)
-    if all_solutions and outcome.status == "optimal":
+    if all_solutions and outcome.status == "optimal" and outcome.objective is not None:
         enum = enumerate_cpsat if backend == "cp-sat" else enumerate_sat
         answers = enum(board, var, outcome.objective, stones=limit, symmetry=symmetry)
         out.update(answer_fields(answers))
@@ -389,7 +390,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
 
 
 def answer_fields(answers: Answers) -> dict:
-    out = {
+    out: dict[str, Any] = {
         "optimal_answers": answers.total,
         "optimal_answers_up_to_symmetry": len(answers.representatives),
     }
@@ -515,7 +516,9 @@ def _check_bound(var: Variant, own: Outcome, bound: int, faults: list[str], note
     """A claimed bound against the checker's own: the optimum lies between ``own.objective``
     (an answer found) and ``own.bound`` (proven)."""
     word = "lower" if var.sense == "min" else "upper"
-    if var.better(own.objective, bound):
+    if own.objective is None or own.bound is None:
+        notes.append(f"{word} bound {bound} not decided: cp-sat found no answer")
+    elif var.better(own.objective, bound):
         faults.append(f"claims {word} bound {bound}, but cp-sat finds an answer with objective {own.objective}")
     elif not var.better(own.bound, bound):
         notes.append(f"{word} bound {bound} confirmed by cp-sat (proven bound {own.bound})")
@@ -632,7 +635,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
         data["sat"] = {"status": sat.status, "objective": sat.objective, "seconds": round(sat.seconds, 3)}
         files = []
         answers_text = "-"
-        if cp.status == "optimal":
+        if cp.status == "optimal" and cp.objective is not None:
             answers = enumerate_cpsat(board, var, cp.objective)
             check_sat = enumerate_sat(board, var, cp.objective)
             progress(f"{name}: {answers.total} optimal answers, {len(answers.representatives)} up to symmetry "

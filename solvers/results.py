@@ -51,12 +51,14 @@ def _readme(rows: list[ResultRow], board_files: list[str], seconds: float) -> st
         "by `powertwo check`; the tests replay the committed files. Times are wall-clock seconds on the",
         "machine that ran the job (2 cores).",
         "",
-        "| puzzle | variant | optimum | proof status | backends agreeing | optimal answers (up to symmetry) | seconds | files |",
+        "| puzzle | variant | optimum | proof status | backends agreeing | optimal answers (up to symmetry) "
+        "| seconds | files |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
-        lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} | {r.seconds:.2f} | {files} |")
+        lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} "
+                     f"| {r.seconds:.2f} | {files} |")
     lines += ["", "## Boards", ""]
     lines += [f"- [{Path(f).name}]({f})" for f in board_files if f.endswith(".svg")]
     lines += ["", f"Whole job: {seconds:.1f} s.", ""]

@@ -286,7 +286,7 @@ def diagram(data: Mapping, board: Board):
     if fault:
         raise SolutionError(f"{PUZZLE}: cannot draw the record: {fault}")
     order: list[tuple[int, int]] = []  # (node, side)
-    for before, after in zip(states, states[1:]):
+    for before, after in zip(states, states[1:], strict=False):
         for side, stones_before, stones_after in ((LIGHT, before.light, after.light), (DARK, before.dark, after.dark)):
             order.extend((v, side) for v in stones_after - stones_before)
     stones = [Stone(v, "light" if side == LIGHT else "dark", text=str(i)) for i, (v, side) in enumerate(order, 1)]

@@ -98,7 +98,7 @@ def _segments():
 def test_building_is_invariant_under_shuffle_reverse_and_split(p2):
     segs = _segments()
     rng = random.Random(7)
-    for trial in range(5):
+    for _trial in range(5):
         s = [(q, p) if rng.random() < 0.5 else (p, q) for p, q in segs]
         rng.shuffle(s)
         split = []

@@ -35,7 +35,10 @@ def test_board_draw(tmp_path, ext):
     res = run("board", "draw", "power-of-two", "-o", str(out), "--ids")
     assert res.exit_code == 0, res.output
     head = out.read_bytes()[:8]
-    assert head.startswith(b"\x89PNG") if ext == "png" else b"<svg" in out.read_bytes()[:400] or head.startswith(b"<?xml")
+    if ext == "png":
+        assert head.startswith(b"\x89PNG")
+    else:
+        assert b"<svg" in out.read_bytes()[:400] or head.startswith(b"<?xml")
 
 
 def test_board_draw_svg_lists_every_id(tmp_path):

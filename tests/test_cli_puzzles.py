@@ -76,7 +76,8 @@ def test_faulty_answer_exits_1_with_one_line_per_fault(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ("{not json", "not valid JSON (line 1, column 2"),
     ('{"puzzle": "one-by-tree", "stones": []}', "unknown puzzle 'one-by-tree'"),
-    ('{"puzzle": "one-by-one", "stones": [1, 65]}', "one-by-one solution: node 65 does not exist on board power-of-two"),
+    ('{"puzzle": "one-by-one", "stones": [1, 65]}',
+     "one-by-one solution: node 65 does not exist on board power-of-two"),
     ('{"puzzle": "two-by-two"}', "two-by-two solution: missing field 'stones'"),
     ('{"puzzle": "line-cover", "stones": [1], "board": "no-such-board"}', "field 'board'"),
 ])

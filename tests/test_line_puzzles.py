@@ -239,7 +239,8 @@ def test_committed_answers_are_accepted(name):
     assert data["backends_agreeing"] == ["cp-sat", "sat"]
     report = lp.check(data, BOARD)
     assert report.valid, report.faults
-    assert any(n.startswith(f"optimality confirmed by cp-sat: the optimum is {EXPECTED[name][0]}") for n in report.notes)
+    expected = f"optimality confirmed by cp-sat: the optimum is {EXPECTED[name][0]}"
+    assert any(n.startswith(expected) for n in report.notes)
     assert any(n.startswith("certificate re-derived") for n in report.notes)
 
 
@@ -264,7 +265,7 @@ def still_holds(name: str, data: dict, stones: frozenset[int]) -> bool:
     else:
         rules = name == "two-by-two" or all(n in (0, 2) for n in counts)
         value = sum(1 for n in counts if n == 2)
-        texts = ["-".join(map(str, line)) for line, n in zip(BOARD.lines, counts) if n == 2]
+        texts = ["-".join(map(str, line)) for line, n in zip(BOARD.lines, counts, strict=True) if n == 2]
         rules = rules and sorted(texts) == sorted(data["lines_with_two"])
     return rules and len(stones) <= 32 and value == data["objective"] == EXPECTED[name][0]
 

@@ -103,7 +103,7 @@ def test_record_round_trip(name):
     game = rules.get_game(name)
     for i, start in enumerate(starts(game)):
         states, moves = playout(game, game.start(start), seed=100 + i)
-        texts = [game.format_move(m, s) for m, s in zip(moves, states)]
+        texts = [game.format_move(m, s) for m, s in zip(moves, states, strict=False)]
         record = json.loads(json.dumps(game.record(texts, start=start)))
         result = validate_record(record)
         assert result.moves == tuple(moves)

@@ -50,7 +50,8 @@ def test_random_move_text(name, text):
 @FUZZ
 @given(name=st.sampled_from(GAMES), moves=st.lists(moves_text, max_size=4),
        extra=st.dictionaries(st.sampled_from(["start", "options", "position", "board"]),
-                             st.one_of(st.none(), st.integers(), st.text(max_size=8), st.lists(st.integers(), max_size=3),
+                             st.one_of(st.none(), st.integers(), st.text(max_size=8),
+                                       st.lists(st.integers(), max_size=3),
                                        st.dictionaries(st.text(max_size=6), st.integers(), max_size=2)),
                              max_size=2))
 def test_random_records(name, moves, extra):
@@ -89,7 +90,8 @@ def test_mutated_legal_moves(name, data):
     texts = [game.format_move(m, state) for m in game.first_legal_moves(state, 60)]
     text = data.draw(st.sampled_from(texts))
     cut = data.draw(st.integers(0, len(text)))
-    text = text[:cut] + data.draw(st.text(alphabet=MOVE_ALPHABET, max_size=4)) + text[cut + data.draw(st.integers(0, 2)):]
+    inserted = data.draw(st.text(alphabet=MOVE_ALPHABET, max_size=4))
+    text = text[:cut] + inserted + text[cut + data.draw(st.integers(0, 2)):]
     try:
         move = game.parse_move(text, state)
         game.apply(state, move)

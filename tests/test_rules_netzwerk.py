@@ -174,7 +174,8 @@ def test_energy_supply_hall_condition_max_flow_and_backtracking_agree():
         masks = [(GAME._mask(f, energy), c) for f, c in demands]
         hall = all(_hall_ok(masks[:k], *masks[k]) for k in range(len(masks)))
         flow = GAME._feedable_flow(demands, energy) == sum(c for _, c in demands)
-        backtrack = plain._feedable([(GAME.board.label(f), c) for f, c in demands], {GAME.board.label(p) for p in energy})
+        backtrack = plain._feedable([(GAME.board.label(f), c) for f, c in demands],
+                                    {GAME.board.label(p) for p in energy})
         assert hall == flow == backtrack
         verdicts.add(hall)
     assert verdicts == {True, False}
@@ -227,7 +228,8 @@ def test_energy_stone_nobody_controls_is_refused():
 def test_energy_stone_controlled_only_by_the_opponent_is_refused_and_shared_control_allows():
     # e33 touches c3 d3 c4 d4: Player 2 has c4 and d4 against Player 1's c3
     state = pos(["c3", "a1"], ["c4", "d4", "f6"], ["e00", "e33"])
-    assert reason(state, "a1-a2 e33-e32") == "e33-e32: the energy stone on e33 is controlled by Player 2, not by Player 1"
+    assert reason(state, "a1-a2 e33-e32") == (
+        "e33-e32: the energy stone on e33 is controlled by Player 2, not by Player 1")
     even = pos(["c3", "a1"], ["c4", "f6"], ["e00", "e33"])
     assert reason(even, "a1-a2 e33-e32") is None  # one against one: both control it
 
@@ -368,7 +370,8 @@ def test_record_of_a_few_turns_and_the_first_illegal_turn():
     result = validate_record({"game": "netzwerk", "moves": moves})
     assert result.final.ply == 3 and "c3" in GAME.state_to_json(result.final)["player1"]
     with pytest.raises(IllegalMoveError) as err:
-        validate_record({"game": "netzwerk", "moves": moves[:2] + ["c1-c3 e11-e12 e21-e22 e31-e32 e41-e42 e51-e52 e61-e62 e62-e63"]})
+        validate_record({"game": "netzwerk",
+                         "moves": moves[:2] + ["c1-c3 e11-e12 e21-e22 e31-e32 e41-e42 e51-e52 e61-e62 e62-e63"]})
     assert str(err.value).startswith("move 3 (Player 1) ")
     assert str(err.value).endswith("e62-e63: the energy stone on e62 has already moved this turn")
 

@@ -50,7 +50,8 @@ def test_move_slides_along_a_line_never_over_a_stone(game):
     with pytest.raises(IllegalMoveError) as err:
         game.play(start, "60-30 +16")  # 60-45-30 is free: legal; now a blocked one
     assert err.value.reason == "the slide opens 0 doorways: place 0 stones, not 1"
-    with pytest.raises(IllegalMoveError, match=r"^move 1 \(Light\) 60-38: the slide 60-38 passes over the stone on 42$"):
+    with pytest.raises(IllegalMoveError,
+                       match=r"^move 1 \(Light\) 60-38: the slide 60-38 passes over the stone on 42$"):
         game.play(start, "60-38")
     with pytest.raises(IllegalMoveError, match="destination 22 is occupied"):
         game.play(start, "42-22")
@@ -116,7 +117,8 @@ def test_placements_are_distinct_sets_one_per_doorway(game):
                                   "aged": [19, 42, 53], "to_move": "dark", "ply": 15})
     with pytest.raises(IllegalMoveError) as err:
         game.play(later, "37-47 +43 +62")
-    assert err.value.reason == "placements 43 62 cannot serve distinct doorways (each placed stone needs a doorway of its own)"
+    assert err.value.reason == (
+        "placements 43 62 cannot serve distinct doorways (each placed stone needs a doorway of its own)")
     # the order of writing does not matter: one turn
     assert game.parse_move("46-60 +61 +45") == game.parse_move("46-60 +45+61") == Turn(46, 60, F({45, 61}))
 
@@ -149,7 +151,8 @@ def test_short_reserve_places_what_it_has(game):
     state = PowerState(FIFTEEN, DARK4)
     assert texts(game, state, 64)[:0] == [] and [t for t in texts(game, state, 64) if t.startswith("64-47")] == [
         "64-47 +50", "64-47 +51"]
-    with pytest.raises(IllegalMoveError, match="the slide opens 2 doorways and the reserve holds 1: place 1 stone, not 2"):
+    with pytest.raises(IllegalMoveError,
+                       match="the slide opens 2 doorways and the reserve holds 1: place 1 stone, not 2"):
         game.play(state, "64-47 +50 +51")
 
 

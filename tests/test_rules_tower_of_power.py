@@ -235,7 +235,8 @@ def test_position_json_round_trip_with_history():
 
 
 @pytest.mark.parametrize("data, message", [
-    ({"stacks": {"a1": "WX"}}, "position: field 'stacks': square a1 must hold stones written with W and B, bottom first, not 'WX'"),
+    ({"stacks": {"a1": "WX"}},
+     "position: field 'stacks': square a1 must hold stones written with W and B, bottom first, not 'WX'"),
     ({"stacks": {"q1": "W"}}, "position: field 'stacks': node q1 does not exist on board tower-of-power"),
     ({"stacks": []}, "position: field 'stacks' must map squares to stones like \"WWB\""),
     ({"stacks": {}, "history": [3]}, "position: history[0] must be an object with 'to_move' and 'stacks'"),

@@ -25,7 +25,8 @@ BOARD = load("power-of-two")
 def grid(n: int, diagonals: bool) -> Board:
     coords = tuple((Fraction(i), Fraction(j)) for j in range(n) for i in range(n))
     at = lambda i, j: j * n + i + 1  # noqa: E731
-    lines = [tuple(at(i, j) for i in range(n)) for j in range(n)] + [tuple(at(i, j) for j in range(n)) for i in range(n)]
+    lines = ([tuple(at(i, j) for i in range(n)) for j in range(n)]
+             + [tuple(at(i, j) for j in range(n)) for i in range(n)])
     if diagonals:
         lines += [tuple(at(i, i) for i in range(n)), tuple(at(i, n - 1 - i) for i in range(n))]
     return Board(f"grid-{n}{'x' if diagonals else ''}", coords, tuple(lines))
@@ -140,7 +141,8 @@ def test_cp_sat_model_admits_exactly_the_legal_finals(board, stones):
     for colours in product((0, 1, 2), repeat=board.size):
         light = frozenset(v for v in board.nodes if colours[v - 1] == 1)
         dark = frozenset(v for v in board.nodes if colours[v - 1] == 2)
-        if (supply is None or max(len(light), len(dark)) <= supply) and lines_and_closure_hold(board, light, dark, supply):
+        fits = supply is None or max(len(light), len(dark)) <= supply
+        if fits and lines_and_closure_hold(board, light, dark, supply):
             candidates.append((light, dark))
     assert finals < set(candidates)  # condition (c) cuts some positions that (a) and (b) allow
     solver = cp_model.CpSolver()
@@ -214,7 +216,7 @@ def test_cp_sat_feasibility_form_agrees_on_the_bound():
         assert solver.solve(above.model) == cp_model.INFEASIBLE
         at = cp_sat_model(BOARD, stones, at_least=best)
         assert solver.solve(at.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)  # no objective: OPTIMAL
-        final = final_from_values(BOARD, lambda n: solver.boolean_value(at.variables[n]))
+        final = final_from_values(BOARD, lambda n, at=at: solver.boolean_value(at.variables[n]))
         assert final.total == best
 
 
@@ -245,7 +247,7 @@ DARK_REST = [2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 2
 def a_52_stone_game() -> dict:
     """A hand-written optimal unlimited game: 4 Light stones on the inner square, 48 Dark."""
     moves = []
-    for a, b in zip(LIGHT, DARK_FIRST):
+    for a, b in zip(LIGHT, DARK_FIRST, strict=False):
         moves += [str(a), str(b)]
     for v in DARK_REST:
         moves += ["pass", str(v)]

@@ -147,7 +147,7 @@ def validate(game_name: str, record: str) -> None:
         res = validate_record(data, where=record)
     except (IllegalMoveError, InvalidMoveError) as exc:
         click.echo(str(exc))
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     click.echo(f"valid: {len(res.moves)} moves, {outcome_text(res.game, res.outcome)}")
     if res.outcome is None:
         click.echo(f"{res.game.player_name(res.final.to_move)} to move")

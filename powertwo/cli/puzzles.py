@@ -17,14 +17,16 @@ SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "strict", "stones", "
 @click.argument("puzzle")
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
 @click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
-@click.option("--time-limit", "time_limit", type=float, default=None, help="Seconds; when it runs out, the best answer so far with status 'feasible'.")
+@click.option("--time-limit", "time_limit", type=float, default=None,
+              help="Seconds; when it runs out, the best answer so far with status 'feasible'.")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
 @click.option("--corner", type=int, default=None, help="jump-forward: the jumper's corner node.")
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
-@click.option("--proof", type=click.Path(dir_okay=False), default=None, help="sat backend: write the DRAT proof of the last call.")
+@click.option("--proof", type=click.Path(dir_okay=False), default=None,
+              help="sat backend: write the DRAT proof of the last call.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) -> None:
@@ -38,7 +40,8 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     given = {k: v for k, v in options.items() if v is not None}
     unknown = [k for k in given if k not in p.options]
     if unknown:
-        raise SolutionError(f"puzzle {puzzle} does not take --{unknown[0].replace('_', '-').replace('all-solutions', 'all')}")
+        option = unknown[0].replace('_', '-').replace('all-solutions', 'all')
+        raise SolutionError(f"puzzle {puzzle} does not take --{option}")
     result = p.solve(load(board), **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
@@ -80,7 +83,7 @@ def check(file: str) -> None:
             return
         for fault in report.faults:
             click.echo(fault)
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     if isinstance(data, dict) and "game" in data:
         from powertwo.rules import IllegalMoveError, InvalidMoveError, validate_record
 
@@ -88,9 +91,10 @@ def check(file: str) -> None:
             res = validate_record(data, where=file)
         except (IllegalMoveError, InvalidMoveError) as exc:
             click.echo(str(exc))
-            raise SystemExit(1)
+            raise SystemExit(1) from None
         tail = f"{res.outcome.reason}" if res.outcome else "game not over"
-        winner = "" if res.outcome is None or res.outcome.winner is None else f", {res.game.player_name(res.outcome.winner)} wins"
+        winner = ("" if res.outcome is None or res.outcome.winner is None
+                  else f", {res.game.player_name(res.outcome.winner)} wins")
         click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
         return
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
@@ -99,7 +103,8 @@ def check(file: str) -> None:
 @main.command("draw")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
-@click.option("--move", "move", type=int, default=None, help="Game records: the position after move N (default: the last).")
+@click.option("--move", "move", type=int, default=None,
+              help="Game records: the position after move N (default: the last).")
 @click.option("--ids", is_flag=True, help="Write node ids.")
 def draw(file: str, out: str, move: int | None, ids: bool) -> None:
     """Draw a solution file or a game record to SVG or PNG."""

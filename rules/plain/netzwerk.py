@@ -164,7 +164,8 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
         energy.add(dst)
         arrived.add(dst)
         used_lines.add(line)
-    key = (frozenset(node(f) for f, p in owner.items() if p == 0), frozenset(node(f) for f, p in owner.items() if p == 1),
+    key = (frozenset(node(f) for f, p in owner.items() if p == 0),
+           frozenset(node(f) for f, p in owner.items() if p == 1),
            frozenset(node(p) for p in energy))
     return None, key
 

@@ -20,7 +20,8 @@ def _segments(board) -> set:
     """Pairs of nodes consecutive on some line (both orders), computed once per board."""
     known = _PAIRS.get(id(board))
     if known is None or known[0] is not board:
-        pairs = {(x, y) for line in board.lines for a, b in zip(line, line[1:]) for x, y in ((a, b), (b, a))}
+        pairs = {(x, y) for line in board.lines for a, b in zip(line, line[1:], strict=False)
+                 for x, y in ((a, b), (b, a))}
         nbrs = {v: sorted(w for x, w in pairs if x == v) for v in board.nodes}
         known = _PAIRS[id(board)] = (board, pairs, nbrs)
     return known[1]
