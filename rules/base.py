@@ -92,6 +92,19 @@ class Option:
     help: str
     choices: tuple | None = None
 
+    @property
+    def is_flag(self) -> bool:
+        """A yes/no option (default ``False`` or ``True``): the CLI offers it as ``--name`` / ``--no-name``."""
+        return isinstance(self.default, bool)
+
+    def coerce(self, value: Any) -> Any:
+        """``"true"``/``"false"`` (and yes/no, on/off, 1/0) for a yes/no option; other values unchanged."""
+        if self.is_flag and isinstance(value, (str, int)) and not isinstance(value, bool):
+            text = str(value).strip().lower()
+            return {"true": True, "yes": True, "on": True, "1": True,
+                    "false": False, "no": False, "off": False, "0": False}.get(text, value)
+        return value
+
 
 class Game:
     """A rule set on a board, with its options; stateless apart from them.
@@ -113,7 +126,8 @@ class Game:
         for key in options:
             if key not in known:
                 raise RecordError(f"game {self.name}: unknown option {key!r} (known: {', '.join(known) or 'none'})")
-        self.options = {o.name: options.get(o.name, o.default) for o in self.options_spec}
+        self.options = {o.name: o.coerce(options[o.name]) if o.name in options else o.default
+                        for o in self.options_spec}
         for key, value in self.options.items():
             opt = known[key]
             if opt.choices is not None and value not in opt.choices:

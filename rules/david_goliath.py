@@ -12,7 +12,10 @@ side of the board) and throws that one; it leaves its node before the throw, so 
 may land back on it. A player whose candidate cannot move on their turn loses.
 When the candidates are separated (no path of free nodes between them) the
 position's notes say so and give each candidate's count of reachable free nodes
-(an adjudication aid only; the game goes on).
+(the seed lets the players stop and count: "es gewinnt, wer mehr Freifelder zur
+Bewegung übrig hat"); with the option ``count_win`` the game ends there and the
+player with more free nodes wins (equal counts: the game goes on), without it the
+report is an adjudication aid and the game goes on (RULES.md §3, revised 2026-11-22).
 
 Notation: ``60-62*47`` (move 60-62, throw to 47); ``60-62*47^31`` (the stone on
 31 picked up and thrown to 47); ``60-62`` when no throw is possible.
@@ -27,7 +30,7 @@ from typing import Any, Iterator, Mapping
 from powertwo.boards import BoardError, NodeId
 
 from .base import (
-    Game, InvalidMoveError, Outcome, Player, RecordError, check_position_game, int_from_json, node_from_json,
+    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json, node_from_json,
     node_from_text, nodes_from_json, player_from_json, player_to_json, register, text_picture,
 )
 
@@ -87,6 +90,11 @@ class DavidGoliath(Game):
     player_names = ("Light/David", "Dark/Goliath")
     default_start = "standard"
     start_names = ("standard",)
+    options_spec = (
+        Option("count_win", False,
+               "end the game when the candidates are separated: more free nodes to move in wins (equal: play on)",
+               choices=(False, True)),
+    )
     notation_help = "FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. 60-62*47 or 60-62*47^31"
 
     # ------------------------------------------------------------ geometry
@@ -218,9 +226,15 @@ class DavidGoliath(Game):
 
     def outcome(self, state: DGState) -> Outcome | None:
         me = state.to_move
-        if self.can_move(state, me):
-            return None
-        return Outcome(1 - me, f"{CANDIDATE[me]} ({self.player_names[me].split('/')[0]}) cannot move")
+        if not self.can_move(state, me):
+            return Outcome(1 - me, f"{CANDIDATE[me]} ({self.player_names[me].split('/')[0]}) cannot move")
+        if self.options["count_win"]:
+            sep = self.separation(state)
+            if sep is not None and sep["david"] != sep["goliath"]:
+                winner = 0 if sep["david"] > sep["goliath"] else 1
+                return Outcome(winner, f"the candidates are separated and {CANDIDATE[winner]} has more free nodes "
+                                       f"to move in ({sep['david']} to {sep['goliath']}; option count_win)")
+        return None
 
     # ------------------------------------------------------------ separation report
     def reachable(self, state: DGState, player: Player) -> frozenset[NodeId]:
@@ -249,9 +263,13 @@ class DavidGoliath(Game):
         if sep is None:
             return []
         d, g = sep["david"], sep["goliath"]
-        lead = "David" if d > g else "Goliath" if g > d else "neither"
-        return [f"the candidates are separated: David reaches {d} free node{'s' if d != 1 else ''}, Goliath {g} "
-                f"(adjudication aid: {lead} has more room; the game goes on)"]
+        head = f"the candidates are separated: David reaches {d} free node{'s' if d != 1 else ''}, Goliath {g} "
+        if d == g:
+            return [head + "(equal counts: the game goes on)"]
+        lead = "David" if d > g else "Goliath"
+        if self.options["count_win"]:
+            return [head + f"({lead} has more room and wins: option count_win)"]
+        return [head + f"(adjudication aid: {lead} has more room; the game goes on without the option count_win)"]
 
     # ------------------------------------------------------------ notation
     def parse_move(self, text: str, state=None) -> Hurl:

@@ -10,9 +10,13 @@ augmenting paths). The mover places ``min(doorways, reserve)`` stones, fresh, on
 distinct third corners of distinct doorways (**Decision** of RULES.md for a short
 reserve; the placed set need not extend to a full matching, the full matching only
 has to exist). With the option ``exact_reserve`` a slide opening more doorways
-than the reserve holds is illegal. Then every own doorway stone (the moved one
-included) that was fresh ages, and every own doorway stone that was already aged
-retires to the reserve; opponent stones are never changed.
+than the reserve holds is illegal. Then every own stone at the end of a doorway
+that *received a stone* (a placed stone completes its triangle; the moved stone
+is an end of every doorway) ages if it was fresh and retires to the reserve if
+it was already aged, once per turn; a doorway left empty because the reserve ran
+short ages nobody (RULES.md §2 step 4, revised 2026-11-22; the option
+``age_unserved`` keeps the earlier reading, where every doorway stone ages).
+Opponent stones are never changed.
 
 A player with 16 stones on the board after a completed turn wins; a player
 without a legal move on their turn loses. Two turns are distinct when their
@@ -111,16 +115,16 @@ class PowerOfTwo(Game):
         Option("exact_reserve", False,
                "advanced rule (Hinweis 5): a slide opening more doorways than the reserve holds is illegal",
                choices=(False, True)),
+        Option("age_unserved", False,
+               "the earlier reading: a doorway left empty by a short reserve ages (or retires) its own stones too",
+               choices=(False, True)),
     )
     notation_help = "FROM-TO then +NODE for every placed stone, e.g. '42-47 +46 +53'"
 
     def __init__(self, board=None, **options: Any):
-        if isinstance(options.get("exact_reserve"), str):
-            text = options["exact_reserve"].strip().lower()
-            options["exact_reserve"] = {"true": True, "false": False, "1": True, "0": False,
-                                        "yes": True, "no": False}.get(text, text)
         super().__init__(board, **options)
         self.exact_reserve: bool = bool(self.options["exact_reserve"])
+        self.age_unserved: bool = bool(self.options["age_unserved"])
 
     # ------------------------------------------------------------ geometry
     @cached_property
@@ -326,7 +330,7 @@ class PowerOfTwo(Game):
             aged.discard(move.frm)
             aged.add(move.to)
         after = state.occupied - {move.frm} | {move.to}
-        ends = self.doorways(after, move.to)
+        ends = self.served(after, move, self.doorways(after, move.to))
         mine |= move.placed
         if ends:
             for v in [move.to] + [e for e in ends if e in mine]:
@@ -337,6 +341,15 @@ class PowerOfTwo(Game):
                     aged.add(v)
         light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
         return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
+
+    def served(self, after: frozenset[NodeId], move: Turn, ends: list[NodeId]) -> list[NodeId]:
+        """The ends of the doorways whose stones age this turn: those that received a stone, i.e. a
+        placed stone completes the triangle ``to``-end-placed (seed, Aktion 4: "die zum o.g. Dreieck
+        ergänzt wurden ... nach Einsetzen des neuen Steins"); with the option ``age_unserved`` every
+        doorway, served or not (the earlier reading)."""
+        if self.age_unserved:
+            return ends
+        return [e for e in ends if any(c in move.placed for c in self.common[move.to, e])]
 
     def outcome(self, state: PowerState) -> Outcome | None:
         cache = self._outcomes

@@ -14,7 +14,10 @@ Every square holds a stack; its top stone's owner *controls* it. A turn is
   the k-1 sown squares;
 * a **single step** of an *isolated* stone (the top of its square, with no
   square the mover controls among its 8 neighbours) by one square in any
-  direction, onto anything (capturing an opponent's top stone).
+  direction, onto anything (capturing an opponent's top stone). **Decision** of
+  RULES.md: the seed ties capture to sowing ("beim Verteilen"), so the capturing
+  step is our reading; the option ``step_capture`` off (CLI ``--no-step-capture``)
+  restricts steps to empty squares (an isolated stone has no own neighbour).
 
 Moving is compulsory, capturing is not. A player without a legal move loses.
 Draw by threefold repetition (same stacks, same player to move), or when the
@@ -60,6 +63,9 @@ class TowerOfPower(Game):
     player_names = ("White", "Black")
     options_spec = (
         Option("move_limit", 0, "the game is drawn after this many plies (0: no limit)"),
+        Option("step_capture", True,
+               "a single step may capture (RULES.md decision; off: steps go to empty squares only)",
+               choices=(False, True)),
     )
     notation_help = "tower move b2-b4/c5 (run b2 to base b4, sown from c5 on); single step g5-f5"
 
@@ -122,10 +128,12 @@ class TowerOfPower(Game):
                     for e, sow in enumerate(rays[base]):
                         if e != d and len(sow) > k1:
                             yield TowerMove(square, base, sow[0])
+        capture = self.options["step_capture"]
         for v in self.board.nodes:
             if mine[v] and not any(mine[w] for w in self._neighbours[v]):
                 for w in self._neighbours[v]:
-                    yield Step(v, w)
+                    if capture or not stacks[w - 1]:  # an isolated stone has no own neighbour
+                        yield Step(v, w)
 
     def count_moves(self, state: "TowerState") -> int:
         """``len(pseudo_legal_moves(state))`` without building the moves (perft's last level)."""
@@ -148,7 +156,10 @@ class TowerOfPower(Game):
                     alone = False
                     total += up_to[run]
             if alone:
-                total += len(self._neighbours[base])
+                if self.options["step_capture"]:
+                    total += len(self._neighbours[base])
+                else:
+                    total += sum(1 for w in self._neighbours[base] if not stacks[w - 1])
         return total
 
     def perft(self, state: "TowerState", depth: int) -> int:
@@ -179,6 +190,9 @@ class TowerOfPower(Game):
             helpers = [w for w in self._neighbours[move.src] if controls(w)]
             if helpers:
                 return f"the stone on {src} is not isolated ({b.label(min(helpers))} is also controlled by {name})"
+            if not self.options["step_capture"] and state.stacks[move.dst - 1]:
+                return (f"a single step may not capture (option step_capture off): {dst} is controlled by "
+                        f"{self.player_name(1 - me)}")
             return None
         start, base, toward = b.label(move.start), b.label(move.base), b.label(move.toward)
         if (move.base, move.toward) not in self._direction:

@@ -52,6 +52,27 @@ def test_perft_prints_the_count():
     assert res.stdout.splitlines()[-1] == "66" and "42-31 +28: 1" in res.stdout
 
 
+def test_rule_flags_set_yes_no_options(record):
+    # David walled in with one free node, Goliath with the rest: separated, Goliath has more room
+    path = record({"game": "david-goliath", "david": 60, "goliath": 5, "light_thrown": [45, 52, 56, 58, 62],
+                   "dark_thrown": [], "to_move": "light", "ply": 10})
+    data = json.loads(run("moves", "david-goliath", "--position", path, "--json").stdout)
+    assert data["outcome"] is None and data["moves"] == ["60-61*60"]
+    assert data["notes"] == ["the candidates are separated: David reaches 1 free node, Goliath 56 (adjudication "
+                             "aid: Goliath has more room; the game goes on without the option count_win)"]
+    data = json.loads(run("moves", "david-goliath", "--position", path, "--json", "--count-win").stdout)
+    assert data["moves"] == [] and data["outcome"] == {
+        "winner": "Dark/Goliath",
+        "reason": "the candidates are separated and Goliath has more free nodes to move in (1 to 56; option count_win)"}
+    tower = record({"game": "tower-of-power", "stacks": {"d4": "W", "d5": "WB", "h8": "B"}, "to_move": "White"},
+                   "tower.json")
+    assert run("perft", "tower-of-power", "1", "--position", tower).stdout.strip() == "8"
+    assert run("perft", "tower-of-power", "1", "--position", tower, "--no-step-capture").stdout.strip() == "7"
+    assert run("perft", "power-of-two", "2", "--age-unserved", "--exact-reserve").stdout.strip() == "4278"
+    res = run("perft", "power-of-two", "1", "--count-win")
+    assert res.exit_code == 2 and "game power-of-two: unknown option 'count_win'" in res.stderr
+
+
 def test_perft_from_a_record_position(record):
     path = record({"game": "power-of-two", "moves": ["42-31 +28"]})
     res = run("perft", "power-of-two", "1", "--position", path)

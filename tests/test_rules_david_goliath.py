@@ -123,13 +123,49 @@ def test_loss_when_the_candidate_cannot_move(game):
     assert game.outcome(after) == Outcome(1, "David (Light) cannot move")
 
 
+FENCED = DGState(60, 5, F({45, 52, 56, 58, 62}), F(), to_move=0, ply=10)
+"""David walled in with one free node (61); Goliath has the rest of the board."""
+BOTH_FENCED = DGState(60, 5, F({45, 52, 56, 58, 62}), F({3, 7, 9, 13, 20}), to_move=0, ply=20)
+"""Each candidate with one free node: David 61, Goliath 4."""
+
+
 def test_separation_report_is_an_aid_only(game):
-    fenced = DGState(60, 5, F({45, 52, 56, 58, 62}), F(), to_move=0, ply=10)
-    assert game.separation(fenced) == {"david": 1, "goliath": 56}
-    assert game.notes(fenced) == ["the candidates are separated: David reaches 1 free node, Goliath 56 "
-                                  "(adjudication aid: Goliath has more room; the game goes on)"]
-    assert game.outcome(fenced) is None and texts(game, fenced) == ["60-61*60"]
+    assert game.separation(FENCED) == {"david": 1, "goliath": 56}
+    assert game.notes(FENCED) == ["the candidates are separated: David reaches 1 free node, Goliath 56 "
+                                  "(adjudication aid: Goliath has more room; the game goes on without the option "
+                                  "count_win)"]
+    assert game.outcome(FENCED) is None and texts(game, FENCED) == ["60-61*60"]
     assert game.separation(game.start()) is None and game.notes(game.start()) == []
+
+
+def test_count_win_ends_a_separated_game_with_more_free_nodes():
+    counting = get_game("david-goliath", count_win=True)
+    assert counting.outcome(FENCED) == Outcome(1, "the candidates are separated and Goliath has more free nodes "
+                                                  "to move in (1 to 56; option count_win)")
+    assert counting.notes(FENCED) == ["the candidates are separated: David reaches 1 free node, Goliath 56 "
+                                      "(Goliath has more room and wins: option count_win)"]
+    assert counting.legal_moves(FENCED) == []
+    assert plain.check(counting, FENCED, Hurl(60, 61, 60)) is not None
+    assert plain.check(get_game("david-goliath"), FENCED, Hurl(60, 61, 60)) is None
+    # David with more room: the winner is David, whoever is to move
+    roomy = DGState(60, 5, F(), F({3, 7, 9, 13, 20}), to_move=1, ply=12)
+    assert counting.separation(roomy) == {"david": 56, "goliath": 1}
+    assert counting.outcome(roomy) == Outcome(0, "the candidates are separated and David has more free nodes "
+                                                 "to move in (56 to 1; option count_win)")
+    assert get_game("david-goliath").outcome(roomy) is None
+    # not separated: the option changes nothing
+    assert counting.outcome(counting.start()) is None
+    assert get_game("david-goliath", count_win="true").options["count_win"] is True
+
+
+def test_count_win_equal_counts_play_on(game):
+    counting = get_game("david-goliath", count_win=True)
+    assert counting.separation(BOTH_FENCED) == {"david": 1, "goliath": 1}
+    assert counting.outcome(BOTH_FENCED) is None and game.outcome(BOTH_FENCED) is None
+    assert counting.notes(BOTH_FENCED) == ["the candidates are separated: David reaches 1 free node, Goliath 1 "
+                                           "(equal counts: the game goes on)"]
+    assert texts(counting, BOTH_FENCED) == texts(game, BOTH_FENCED) == ["60-61*60"]
+    assert plain.check(counting, BOTH_FENCED, Hurl(60, 61, 60)) is None
 
 
 def test_notation(game):

@@ -2,12 +2,13 @@
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-from powertwo.rules.netzwerk import TooManyTurnsError
+from powertwo.rules.netzwerk import MOVE_LIST_LIMIT, TooManyTurnsError
 from powertwo.rules.plain import netzwerk as plain
 from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 
@@ -46,6 +47,11 @@ def test_legal_moves_refuses_to_list_thirty_million_turns():
     assert str(err.value) == ("Netzwerk: more than 2,000 distinct turns from this position, too many to list "
                               "(perft 1 counts them)")
     assert len(GAME.first_legal_moves(GAME.start(), 50)) == 50
+    # the README quotes the same limit and the same message
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert f"refuses to list more than {MOVE_LIST_LIMIT:,} turns" in readme
+    assert ("Netzwerk:\nmore than 2,000 distinct turns from this position, too many to list (perft 1 counts them)"
+            in readme)
 
 
 @pytest.mark.parametrize("depth, count", [(1, 31), (2, 1206), (3, 23047)])

@@ -125,9 +125,63 @@ def test_placements_are_distinct_sets_one_per_doorway(game):
 
 # ---------------------------------------------------------------- 4./5. ageing and retiring
 def test_ageing_once_per_turn_moved_stone_and_own_doorway_stones(game):
+    after = game.play(game.start(), "42-10 +8")
+    assert after.aged == {10}  # the moved stone ages; Dark's doorway stone 1 is never changed
+    # 46-60 opens doorways 60-52 (third corners 45, 56) and 60-58 (56, 61), both to own stones; both served
+    state = PowerState(F({46, 52, 58}), DARK4)
+    after = game.play(state, "46-60 +45 +61")
+    assert after.aged == {52, 58, 60}  # every own doorway stone and the moved one age, once
+    assert 45 in after.light and 45 not in after.aged
+
+
+def test_ageing_only_of_doorways_that_received_a_stone(game):
+    # Light has 15 stones and 1 in reserve; 64-47 opens doorways 47-42 (third corner 50) and
+    # 47-43 (third corner 51); the one stone serves 47-42 only: 43 keeps its side (Aktion 4)
     after = game.play(PowerState(FIFTEEN, DARK4), "64-47 +50")
-    assert after.aged == {42, 43, 47}  # both own doorway stones and the moved one age; 50 is fresh
+    assert after.aged == {42, 47}
     assert 50 in after.light and 50 not in after.aged
+    assert game.play(PowerState(FIFTEEN, DARK4), "64-47 +51").aged == {43, 47}
+
+
+def test_aged_stone_of_an_unserved_doorway_stays_and_the_player_wins(game):
+    # the example: an aged stone on 43, its doorway 47-43 gets no stone: 43 stays, 16 on the board
+    state = PowerState(FIFTEEN, DARK4, F({43}))
+    after = game.play(state, "64-47 +50")
+    assert after.light == FIFTEEN - {64} | {47, 50} and after.aged == {42, 43, 47}
+    assert game.outcome(after) == Outcome(0, "Light has all 16 stones on the board")
+    assert plain.apply(game, state, game.parse_move("64-47 +50")) == after
+    # serving 47-43 instead retires 43
+    after = game.play(state, "64-47 +51")
+    assert 43 not in after.light and after.aged == {47} and game.outcome(after) is None
+    assert plain.apply(game, state, game.parse_move("64-47 +51")) == after
+
+
+def test_option_age_unserved_keeps_the_earlier_reading():
+    old = get_game("power-of-two", age_unserved=True)
+    state = PowerState(FIFTEEN, DARK4, F({43}))
+    after = old.play(state, "64-47 +50")  # 47-43 got no stone, but 43 retires all the same
+    assert after.light == FIFTEEN - {64, 43} | {47, 50} and after.aged == {42, 47}
+    assert old.outcome(after) is None
+    assert plain.apply(old, state, old.parse_move("64-47 +50")) == after
+    assert old.play(PowerState(FIFTEEN, DARK4), "64-47 +50").aged == {42, 43, 47}
+    assert get_game("power-of-two", age_unserved="true").age_unserved is True
+    assert get_game("power-of-two").age_unserved is False
+
+
+def test_no_ageing_when_the_reserve_is_empty(game):
+    # Light has all 16 stones on the board but it is Light's turn (a position file may say so):
+    # the slide opens doorways, none receives a stone, nobody ages; age_unserved ages them
+    sixteen = FIFTEEN | {44}
+    state = PowerState(sixteen, DARK4, F({42}), to_move=0, ply=30)
+    move = Turn(64, 47)
+    assert game.is_legal(state, move)
+    after = game.apply(state, move)
+    assert after.aged == {42} and len(after.light) == 16
+    assert plain.apply(game, state, move) == after
+    old = get_game("power-of-two", age_unserved=True)
+    after = old.apply(state, move)
+    assert after.aged == {43, 47} and 42 not in after.light
+    assert plain.apply(old, state, move) == after
     after = game.play(game.start(), "42-31 +28")
     assert after.aged == {31}  # the Dark doorway stone 22 is never changed
     assert after.dark == DARK4
@@ -176,9 +230,10 @@ def test_win_after_a_completed_turn_with_16_on_the_board(game):
 
 
 def test_no_win_when_the_16th_is_placed_but_one_retires(game):
-    after = game.play(PowerState(FIFTEEN, DARK4, F({42})), "64-47 +50")
+    after = game.play(PowerState(FIFTEEN, DARK4, F({42})), "64-47 +50")  # 50 serves doorway 47-42
     assert len(after.light) == 15 and 42 not in after.light
     assert game.outcome(after) is None
+    assert plain.apply(game, PowerState(FIFTEEN, DARK4, F({42})), Turn(64, 47, F({50}))) == after
 
 
 def test_loss_when_no_legal_move(game):

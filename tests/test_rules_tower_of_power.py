@@ -167,6 +167,23 @@ def test_single_step_captures_the_top_stone():
     assert stacks(GAME.play(state, "d4-d5")) == {"d5": "WW", "h8": "B"}
 
 
+def test_option_no_step_capture_keeps_steps_to_empty_squares():
+    plain_game = get_game("tower-of-power", step_capture=False)
+    state = pos({"d4": "W", "d5": "WB", "e5": "B", "h8": "B"}, game=plain_game)
+    assert sorted(plain_game.format_move(m) for m in plain_game.legal_moves(state)) == [
+        "d4-c3", "d4-c4", "d4-c5", "d4-d3", "d4-e3", "d4-e4"]
+    assert plain_game.reason_illegal(state, Step(GAME.board.node("d4"), GAME.board.node("d5"))) == (
+        "a single step may not capture (option step_capture off): d5 is controlled by Black")
+    assert plain_game.count_moves(state) == 6
+    legal = {m for m in plain.candidates(plain_game, state) if plain.check(plain_game, state, m) is None}
+    assert legal == set(plain_game.legal_moves(state))
+    assert len(GAME.legal_moves(state)) == 8  # the default: the step captures
+    # tower moves still capture when sown
+    sown = pos({"a1": "W", "a2": "W", "b2": "B", "h8": "B"}, game=plain_game)
+    assert stacks(plain_game.play(sown, "a2-a1/b2")) == {"a1": "W", "b2": "W", "h8": "B"}
+    assert get_game("tower-of-power", step_capture="false").options["step_capture"] is False
+
+
 # ---------------------------------------------------------------- the end
 def test_player_without_stones_loses():
     state = pos({"a1": "W", "b2": "B"})

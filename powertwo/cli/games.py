@@ -3,22 +3,25 @@
 Every command works for every registered game (``rules.game_names()``) through
 the hooks of :class:`powertwo.rules.Game`. Rule options are given as ``--option
 NAME=VALUE`` (repeatable; ``true``/``false`` and numbers are read as such), e.g.
-``--option exact_reserve=true`` or ``--option stones=unlimited``.
+``--option exact_reserve=true`` or ``--option stones=unlimited``; every yes/no option
+of every game is also a flag (``--exact-reserve``, ``--age-unserved``, ``--count-win``,
+``--no-step-capture``, ...; a flag the game does not know is an error).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
 from .common import echo_json, main
 
-OPTION_HELP = ("Rule option NAME=VALUE, repeatable (power-of-two: exact_reserve=true; "
-               "thats-my-line: stones=N|unlimited).")
+OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
+               "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
 START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D; "
               "default: the game's own).")
 POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
@@ -47,12 +50,39 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None):
-    """The game with its options, and the position to work on (``--position`` or ``--start``)."""
+def rule_flags(command: Callable) -> Callable:
+    """Add a flag for every yes/no rule option of every registered game: ``--age-unserved`` for an
+    option that is off by default, ``--no-step-capture`` for one that is on. The command receives
+    them as ``flags`` (a dict: option name -> value, only those given)."""
+    from powertwo.rules import REGISTRY, game_names
+
+    flags: dict[str, tuple[str, bool, str]] = {}
+    for name in game_names():
+        for opt in REGISTRY[name].options_spec:
+            if opt.is_flag:
+                flag = ("no-" if opt.default else "") + opt.name.replace("_", "-")
+                text = f"{name}: turn off: {opt.help}" if opt.default else f"{name}: {opt.help}"
+                flags.setdefault(flag, (opt.name, not opt.default, text))
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {flags[f][0]: flags[f][1] for f in flags if kwargs.pop("flag_" + f.replace("-", "_"), False)}
+        return command(*args, flags=given, **kwargs)
+
+    for flag in sorted(flags, reverse=True):
+        wrapper = click.option(f"--{flag}", "flag_" + flag.replace("-", "_"), is_flag=True, default=False,
+                               help=flags[flag][2])(wrapper)
+    return wrapper
+
+
+def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None,
+                   flags: dict[str, bool] | None = None):
+    """The game with its options (``--option`` pairs and rule flags), and the position to work on
+    (``--position`` or ``--start``)."""
     from powertwo.rules import RecordError, get_game, validate_record
     from powertwo.solvers.registry import read_json_file
 
-    game = get_game(name, **parse_options(options))
+    game = get_game(name, **{**parse_options(options), **(flags or {})})
     if position is not None:
         if start is not None:
             raise RecordError("give either --start or --position, not both")
@@ -80,13 +110,15 @@ def outcome_text(game, outcome) -> str:
 
 @main.command("moves")
 @click.argument("game_name", metavar="GAME")
+@rule_flags
 @click.option("--start", default=None, help=START_HELP)
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print {position, to_move, outcome, moves} as JSON.")
-def moves(game_name: str, start: str | None, position: str | None, options: tuple[str, ...], as_json: bool) -> None:
+def moves(game_name: str, start: str | None, position: str | None, options: tuple[str, ...], as_json: bool,
+          flags: dict[str, bool]) -> None:
     """Every legal move of GAME in a position, one per line, in the game's notation."""
-    game, state = game_and_state(game_name, options, start, position)
+    game, state = game_and_state(game_name, options, start, position, flags)
     legal = [game.format_move(m, state) for m in game.legal_moves(state)]
     out = game.outcome(state)
     if as_json:
@@ -103,15 +135,16 @@ def moves(game_name: str, start: str | None, position: str | None, options: tupl
 
 @main.command("perft")
 @click.argument("game_name", metavar="GAME")
+@rule_flags
 @click.argument("depth", type=click.IntRange(0, 12))
 @click.option("--start", default=None, help=START_HELP)
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 @click.option("--divide", is_flag=True, help="Also print the count below each first move.")
 def perft(game_name: str, depth: int, start: str | None, position: str | None, options: tuple[str, ...],
-          divide: bool) -> None:
+          divide: bool, flags: dict[str, bool]) -> None:
     """Number of legal move sequences of exactly DEPTH moves (a finished game has none)."""
-    game, state = game_and_state(game_name, options, start, position)
+    game, state = game_and_state(game_name, options, start, position, flags)
     began = time.perf_counter()
     if divide and depth > 0:
         total = 0
@@ -161,15 +194,17 @@ PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | 
 
 @main.command("play")
 @click.argument("game_name", metavar="GAME")
+@rule_flags
 @click.option("--start", default=None, help=START_HELP)
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
-def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...]) -> None:
+def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...],
+         flags: dict[str, bool]) -> None:
     """Two people at one terminal: the board as text, moves in notation, illegal ones refused
     with the reason. Commands: a move, `moves`, `undo`, `save FILE`, `help`, `quit`."""
     from powertwo.rules import RulesError
 
-    game, state = game_and_state(game_name, options, start, position)
+    game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
     history: list[tuple[Any, str]] = []  # (state before, move text)
     click.echo(f"{game.title}: {game.notation_help}")

@@ -7,7 +7,7 @@ throw is decided by trying every landing node of the board.
 
 from __future__ import annotations
 
-from powertwo.rules.david_goliath import Hurl
+from powertwo.rules.david_goliath import DGState, Hurl
 
 SAMPLE_POSITIONS = 300
 
@@ -112,6 +112,10 @@ def check(game, state, move) -> str | None:
     if all(v in occupied for line in board.lines if mine in line
            for v in [line[k] for k in (line.index(mine) - 1, line.index(mine) + 1) if 0 <= k < len(line)]):
         return "the game is over: the mover's candidate cannot move"
+    if game.options["count_win"]:
+        david, goliath = free_room(game, state, state.david), free_room(game, state, state.goliath)
+        if state.goliath not in _room_and_walls(game, state, state.david) and len(david) != len(goliath):
+            return "the game is over: the candidates are separated and the counts differ (count_win)"
     if move.frm != mine:
         return "not the mover's candidate"
     if not _reaches(board, occupied, move.frm, move.to, *_move_range(me)):
@@ -124,3 +128,43 @@ def check(game, state, move) -> str | None:
     if (move.throw, move.pickup) not in throws:
         return "not a possible throw"
     return None
+
+
+def _room_and_walls(game, state, start):
+    """Every node reachable from ``start`` through free nodes, and the occupied nodes next to them."""
+    board = game.board
+    occupied = _occupied(state)
+    seen, todo = {start}, [start]
+    while todo:
+        v = todo.pop()
+        for line in board.lines:
+            if v in line:
+                i = line.index(v)
+                for k in (i - 1, i + 1):
+                    if 0 <= k < len(line) and line[k] not in seen:
+                        seen.add(line[k])
+                        if line[k] not in occupied:
+                            todo.append(line[k])
+    return seen
+
+
+def free_room(game, state, start):
+    """The free nodes a candidate on ``start`` can walk to step by step."""
+    occupied = _occupied(state)
+    return {v for v in _room_and_walls(game, state, start) if v not in occupied}
+
+
+def apply(game, state, move) -> DGState:
+    """The position after a legal ``move``: the candidate moves, then the stone is thrown (a reused
+    stone leaves its node and keeps its colour; a new one has the thrower's colour)."""
+    me = state.to_move
+    david, goliath = (move.to, state.goliath) if me == 0 else (state.david, move.to)
+    light, dark = set(state.light_thrown), set(state.dark_thrown)
+    if move.throw is not None:
+        if move.pickup is None:
+            colour = light if me == 0 else dark
+        else:
+            colour = light if move.pickup in light else dark
+            colour.remove(move.pickup)
+        colour.add(move.throw)
+    return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)

@@ -1,14 +1,15 @@
 """The Power of Two, plain: RULES.md section 2 read literally, for cross-checking the generator.
 
 No helper of :mod:`powertwo.rules.power_of_two` is used: adjacency is recomputed from the
-lines, and matchings are found by trying every assignment.
+lines, and matchings are found by trying every assignment. :func:`apply` performs the five
+actions of a turn one after another, as RULES.md lists them.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from powertwo.rules.power_of_two import STONES, Turn
+from powertwo.rules.power_of_two import STONES, PowerState, Turn
 
 SAMPLE_POSITIONS = 240
 
@@ -115,3 +116,37 @@ def check(game, state, move) -> str | None:
     if not _assign(placed, lambda v: [e for e in ends if v in corners[e]]):
         return "placements are not third corners of distinct doorways"
     return None
+
+
+def apply(game, state, move) -> PowerState:
+    """The position after a legal ``move``: RULES.md §2 actions 1-5 in order."""
+    board = game.board
+    me = state.to_move
+    mine = set(state.light if me == 0 else state.dark)
+    aged = set(state.aged)
+    aged_before = set(state.aged)  # ageing and retiring look at the state before the turn
+    # 1. move: the stone keeps its side up
+    mine.discard(move.frm)
+    mine.add(move.to)
+    if move.frm in aged:
+        aged.discard(move.frm)
+        aged.add(move.to)
+        aged_before.discard(move.frm)
+        aged_before.add(move.to)
+    # 2. doorways: the moved stone with every occupied neighbour of its destination
+    occupied, ends, _ = _doorway_situation(game, state, move)
+    # 3. entry: the placed stones, fresh
+    mine |= set(move.placed)
+    # 4. ageing: own stones at the end of a doorway that received a stone (a placed stone completes
+    #    the triangle), or of every doorway with the option age_unserved; each once per turn
+    served = [e for e in ends
+              if game.age_unserved or any(_adjacent(board, c, move.to) and _adjacent(board, c, e) for c in move.placed)]
+    parties = ({move.to} | {e for e in served if e in mine}) if served else set()
+    for v in sorted(parties):
+        if v in aged_before:  # 5. retiring: aged before this turn, back to the reserve
+            mine.discard(v)
+            aged.discard(v)
+        else:
+            aged.add(v)
+    light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
+    return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)

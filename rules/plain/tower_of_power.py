@@ -61,6 +61,9 @@ def check(game, state, move) -> str | None:
                 n = at.get((sx + dx, sy + dy))
                 if (dx, dy) != (0, 0) and n is not None and _controls(state, n):
                     return "not isolated"
+        target = state.stacks[move.dst - 1]
+        if not game.options["step_capture"] and target and target[-1] != state.to_move:
+            return "a step may not capture (step_capture off)"
         return None
     sx, sy = _xy(game, move.start)
     bx, by = _xy(game, move.base)
