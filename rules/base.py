@@ -19,14 +19,30 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
+from itertools import islice
+from typing import Any, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
 
-from powertwo.boards import Board, BoardError, load as load_board
+from powertwo.boards import Board, BoardError, NodeId, load as load_board
 
 Player = int
 Move = Hashable
-"""A game's own move value (a frozen dataclass); formatted and parsed by the game."""
+"""Any game's move value (a frozen dataclass); a game narrows it with its type parameter ``M``."""
+
+
+class GameState(Protocol):
+    """What the shared code reads of every state: whose turn, and how many moves were made."""
+
+    @property
+    def to_move(self) -> Player: ...
+
+    @property
+    def ply(self) -> int: ...
+
+
+S = TypeVar("S", bound=GameState)
+"""A game's state type."""
+M = TypeVar("M", bound=Hashable)
+"""A game's move type."""
 
 
 class RulesError(ValueError):
@@ -106,16 +122,63 @@ class Option:
         return value
 
 
-class Game:
-    """A rule set on a board, with its options; stateless apart from them.
+class LegalMoves(Generic[M]):
+    """The legal moves of a position as a lazy view (python-chess's ``board.legal_moves``):
+    iterate it, ``count()`` it (a game may count without building the moves), test ``move in
+    view``, take the ``first(n)``; nothing is listed until asked for."""
 
-    Subclasses set the class attributes and override the hooks.
+    def __init__(self, game: "Game[Any, M]", state: Any):
+        self.game = game
+        self.state = state
+
+    def __iter__(self) -> Iterator[M]:
+        game, state = self.game, self.state
+        if game.outcome(state) is not None:
+            return
+        if game.is_pseudo_exact:
+            yield from game.pseudo_legal_moves(state)
+        else:
+            for move in game.pseudo_legal_moves(state):
+                if game.illegality(state, move) is None:
+                    yield move
+
+    def count(self) -> int:
+        """How many legal moves (none once the game is over), by the game's :meth:`Game.count_moves`."""
+        if self.game.outcome(self.state) is not None:
+            return 0
+        return self.game.count_moves(self.state)
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def __contains__(self, move: object) -> bool:
+        return self.game.reason_illegal(self.state, move) is None
+
+    def first(self, limit: int) -> list[M]:
+        """Up to ``limit`` legal moves in the generator's order."""
+        return list(islice(self, limit))
+
+
+class Game(Generic[S, M]):
+    """A rule set on a board, with its options; stateless apart from them (tables built from
+    the board are cached on first use).
+
+    Subclasses set the class attributes and override the hooks. ``S`` is the game's state
+    type, ``M`` its move type; :attr:`move_types` names the move classes at run time, so a
+    move of another game is refused with a reason instead of crashing a hook.
     """
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     board_name: ClassVar[str] = ""
     player_names: ClassVar[tuple[str, str]] = ("Light", "Dark")
+    player_keys: ClassVar[tuple[str, str]] = ("light", "dark")
+    """How the players are written in position JSON (``"to_move": "light"``); reading also
+    accepts :attr:`player_names` in any case and 0/1."""
+    position_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields a position object must have (besides the optional ``game``, ``to_move``, ``ply``)."""
+    move_types: ClassVar[tuple[type, ...]] = ()
+    """The classes of this game's moves (the wrong-move-type guard of :meth:`reason_illegal`)."""
     options_spec: ClassVar[tuple[Option, ...]] = ()
     default_start: ClassVar[str] = "standard"
     notation_help: ClassVar[str] = ""
@@ -134,11 +197,11 @@ class Game:
                 raise RecordError(f"game {self.name}: option {key} must be one of {list(opt.choices)}, not {value!r}")
 
     # ------------------------------------------------------------ hooks
-    def start(self, start: str | None = None, **kwargs: Any):
+    def start(self, start: str | None = None, **kwargs: Any) -> S:
         """*hook*: the start position named ``start`` (default :attr:`default_start`)."""
         raise NotImplementedError
 
-    def pseudo_legal_moves(self, state) -> Iterator[Move]:
+    def pseudo_legal_moves(self, state: S) -> Iterator[M]:
         """*hook*: candidate moves; :meth:`legal_moves` keeps those :meth:`illegality` accepts.
         A game whose generator is already exact returns the legal moves here and
         leaves :meth:`is_pseudo_exact` true."""
@@ -146,39 +209,40 @@ class Game:
 
     is_pseudo_exact: ClassVar[bool] = True
 
-    def illegality(self, state, move: Move) -> str | None:
-        """*hook*: why ``move`` is illegal in ``state`` (a reason a person understands), or ``None``."""
+    def illegality(self, state: S, move: M) -> str | None:
+        """*hook*: why ``move`` is illegal in ``state`` (a reason a person understands), or ``None``.
+        Called only with a move of one of :attr:`move_types`."""
         raise NotImplementedError
 
-    def _apply(self, state, move: Move):
+    def _apply(self, state: S, move: M) -> S:
         """*hook*: the state after a move already known to be legal."""
         raise NotImplementedError
 
-    def outcome(self, state) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """*hook*: ``None`` while the game goes on."""
         raise NotImplementedError
 
-    def parse_move(self, text: str, state=None) -> Move:
+    def parse_move(self, text: str, state: S | None = None) -> M:
         """*hook*: read the notation; raise :class:`InvalidMoveError` on bad syntax."""
         raise NotImplementedError
 
-    def format_move(self, move: Move, state=None) -> str:
+    def format_move(self, move: M, state: S | None = None) -> str:
         """*hook*: the notation of a move."""
         raise NotImplementedError
 
-    def state_to_json(self, state) -> dict:
+    def state_to_json(self, state: S) -> dict:
         """*hook*: a JSON object for the position (with ``"game"``)."""
         raise NotImplementedError
 
-    def state_from_json(self, data: Mapping) -> Any:
+    def state_from_json(self, data: Mapping) -> S:
         """*hook*: the position from its JSON object; raise :class:`RecordError` naming the bad field."""
         raise NotImplementedError
 
-    def render_text(self, state) -> str:
+    def render_text(self, state: S) -> str:
         """*hook*: the position as text, for ``powertwo play``."""
         raise NotImplementedError
 
-    def diagram(self, state, last_move: Move | None = None) -> dict:
+    def diagram(self, state: S, last_move: M | None = None) -> dict:
         """*hook*: keyword arguments for :func:`powertwo.boards.draw.draw_on` (stones, arrows, title...).
         Returns plain data; the caller imports the drawing module."""
         raise NotImplementedError
@@ -186,68 +250,107 @@ class Game:
     start_names: ClassVar[tuple[str, ...]] = ()
     """Named start positions that need no further arguments (for listings and tests)."""
 
-    def notes(self, state) -> list[str]:
+    def notes(self, state: S) -> list[str]:
         """Optional *hook*: remarks on a position that are no part of the outcome
         (David and Goliath's separation report). Default: none."""
         return []
+
+    def count_moves(self, state: S) -> int:
+        """Optional *hook*: the number of legal moves of a position whose game is not over
+        (perft's last level); a game that can count without building the moves overrides it."""
+        return sum(1 for _ in self.moves(state))
 
     # ------------------------------------------------------------ shared
     def player_name(self, player: Player) -> str:
         return self.player_names[player]
 
-    def legal_moves(self, state) -> list[Move]:
+    def is_move(self, move: object) -> bool:
+        """Whether ``move`` is one of this game's move values (any, if :attr:`move_types` is empty)."""
+        return not self.move_types or isinstance(move, self.move_types)
+
+    def moves(self, state: S) -> LegalMoves[M]:
+        """The legal moves as a lazy view: iterate, ``count()``, ``in``, ``first(n)``."""
+        return LegalMoves(self, state)
+
+    def legal_moves(self, state: S) -> list[M]:
         """Every legal move (none once the game is over), in the generator's order."""
-        if self.outcome(state) is not None:
-            return []
-        moves = self.pseudo_legal_moves(state)
-        if self.is_pseudo_exact:
-            return list(moves)
-        return [m for m in moves if self.illegality(state, m) is None]
+        return list(self.moves(state))
 
-    def first_legal_moves(self, state, limit: int) -> list[Move]:
-        """Up to ``limit`` legal moves in the generator's order, without listing them all
-        (for games whose :meth:`legal_moves` refuses positions with too many moves)."""
-        if self.outcome(state) is not None:
-            return []
-        out = []
-        for move in self.pseudo_legal_moves(state):
-            if self.is_pseudo_exact or self.illegality(state, move) is None:
-                out.append(move)
-                if len(out) >= limit:
-                    break
-        return out
+    def first_legal_moves(self, state: S, limit: int) -> list[M]:
+        """Up to ``limit`` legal moves in the generator's order, without listing them all."""
+        return self.moves(state).first(limit)
 
-    def is_legal(self, state, move: Move) -> bool:
+    def is_legal(self, state: S, move: object) -> bool:
         return self.reason_illegal(state, move) is None
 
-    def reason_illegal(self, state, move: Move) -> str | None:
+    def reason_illegal(self, state: S, move: object) -> str | None:
+        if not self.is_move(move):
+            return f"not a move of {self.name}: {move!r}"
         out = self.outcome(state)
         if out is not None:
             return f"the game is over ({out.reason})"
-        return self.illegality(state, move)
+        return self.illegality(state, move)  # type: ignore[arg-type]  # is_move checked the type
 
-    def apply(self, state, move: Move):
+    def apply(self, state: S, move: M) -> S:
         """The state after ``move``; raises :class:`IllegalMoveError` with the reason."""
         reason = self.reason_illegal(state, move)
         if reason is not None:
-            raise IllegalMoveError(reason, move=self.format_move(move, state),
-                                   player=self.player_name(state.to_move), number=state.ply + 1)
+            shown = self.format_move(move, state) if self.is_move(move) else repr(move)
+            raise IllegalMoveError(reason, move=shown, player=self.player_name(state.to_move), number=state.ply + 1)
         return self._apply(state, move)
 
-    def play(self, state, text: str):
+    def play(self, state: S, text: str) -> S:
         """Parse and apply one move written in notation."""
         return self.apply(state, self.parse_move(text, state))
 
-    def perft(self, state, depth: int) -> int:
-        """Number of legal move sequences of exactly ``depth`` moves (a finished game has none)."""
+    def perft(self, state: S, depth: int) -> int:
+        """Number of legal move sequences of exactly ``depth`` moves (a finished game has none);
+        the last level is counted by :meth:`count_moves`, the others walk the moves lazily."""
         if depth < 0:
             raise ValueError("perft depth must be at least 0")
         if depth == 0:
             return 1
-        moves = self.legal_moves(state)
+        view = self.moves(state)
         if depth == 1:
-            return len(moves)
-        return sum(self.perft(self._apply(state, m), depth - 1) for m in moves)
+            return view.count()
+        return sum(self.perft(self._apply(state, m), depth - 1) for m in view)
+
+    # ------------------------------------------------------------ position JSON
+    def check_position(self, data: Any, where: str = "position") -> None:
+        """A position object must be a JSON object, its optional ``game`` must name this game and
+        every field of :attr:`position_fields` must be there (all missing ones are named)."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"{where}: must be a JSON object, not {type(data).__name__}")
+        if "game" in data and data["game"] != self.name:
+            raise RecordError(f"{where}: field 'game' is {data['game']!r}, expected {self.name!r}")
+        missing = [f for f in self.position_fields if f not in data]
+        if missing:
+            names = ", ".join(repr(f) for f in missing)
+            raise RecordError(f"{where}: missing field{'s' if len(missing) > 1 else ''} {names}")
+
+    def player_to_json(self, player: Player) -> str:
+        return self.player_keys[player]
+
+    def player_from_json(self, value: Any, where: str = "position field 'to_move'") -> Player:
+        """A player written as its key (``"light"``), its name in any case (``"White"``,
+        ``"Player 1"``: the spelling of older files) or 0/1; :class:`RecordError` otherwise."""
+        if isinstance(value, str):
+            text = value.strip().lower()
+            for player in (0, 1):
+                if text in (self.player_keys[player], self.player_names[player].lower()):
+                    return player
+        if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+            return value
+        raise RecordError(f"{where}: must be {self.player_keys[0]!r} or {self.player_keys[1]!r}, not {value!r}")
+
+    def to_move_and_ply(self, data: Mapping, where: str = "position") -> tuple[Player, int]:
+        """The optional fields ``to_move`` (default: the first player) and ``ply`` (default 0)."""
+        to_move = self.player_from_json(data.get("to_move", self.player_keys[0]), f"{where} field 'to_move'")
+        return to_move, int_from_json(data.get("ply", 0), f"{where} field 'ply'")
+
+    def node_from_text(self, text: str) -> NodeId:
+        """A node written in a move, by id or label; :class:`InvalidMoveError` for an unknown node."""
+        return node_from_text(self.board, text)
 
     # ------------------------------------------------------------ records
     def record(self, moves: Iterable[str], *, start: str | None = None, position: dict | None = None) -> dict:
@@ -379,23 +482,6 @@ def validate_record(data: Any, where: str = "record") -> RecordResult:
 
 
 # ---------------------------------------------------------------- helpers for game modules
-PLAYER_KEYS: tuple[str, str] = ("light", "dark")
-"""How players are written in position JSON (``"to_move": "light"``)."""
-
-
-def player_to_json(player: Player) -> str:
-    return PLAYER_KEYS[player]
-
-
-def player_from_json(value: Any, where: str) -> Player:
-    """``"light"``/``"dark"`` (or 0/1) to a player; :class:`RecordError` naming ``where`` otherwise."""
-    if isinstance(value, str) and value.lower() in PLAYER_KEYS:
-        return PLAYER_KEYS.index(value.lower())
-    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
-        return value
-    raise RecordError(f"{where}: must be 'light' or 'dark', not {value!r}")
-
-
 def node_from_json(board: Board, value: Any, where: str) -> int:
     """One node of a position file (id or label); :class:`RecordError` naming ``where`` otherwise."""
     if not isinstance(value, (int, str)) or isinstance(value, bool):
@@ -460,33 +546,16 @@ def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, 
     return "\n".join(out)
 
 
-# helpers shared by the square-board games (position files, players by name, square order)
+# helpers shared by the square-board games and the Power of Two board
 def square_key(label: str) -> tuple[int, str]:
     """Sort key of a square name: rank, then file."""
     return (int(label[1:]), label[0])
 
 
-def read_json_file(path: str) -> Any:
-    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON ({exc.msg})") from None
-
-
-def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
-    """The player named in the field ``to_move`` (default: the first player)."""
-    value = data.get("to_move", names[0])
-    if value not in names:
-        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
-    return names.index(value)
-
-
-def ply_field(data: Mapping) -> int:
-    """The field ``ply`` (default 0)."""
-    ply = data.get("ply", 0)
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-        raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")
-    return ply
+def ray_between(board: Board, frm: NodeId, to: NodeId) -> tuple[NodeId, ...] | None:
+    """The nodes met sliding along one line from ``frm`` (excluded) to ``to`` (included), or
+    ``None`` when no line holds both."""
+    for ray in board.rays[frm]:
+        if to in ray:
+            return ray[:ray.index(to) + 1]
+    return None

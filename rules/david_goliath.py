@@ -30,10 +30,11 @@ from typing import Any, Iterator, Mapping
 from powertwo.boards import BoardError, NodeId
 
 from .base import (
-    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json, node_from_json,
-    node_from_text, nodes_from_json, player_from_json, player_to_json, register, text_picture,
+    Game, InvalidMoveError, Option, Outcome, Player, RecordError, node_from_json, nodes_from_json, ray_between,
+    register, text_picture,
 )
 
+# ---------------------------------------------------------------- constants
 RESERVE = 15
 """Reserve stones per player at the start."""
 MOVE_RANGE = ((1, None), (1, 2))
@@ -43,8 +44,9 @@ THROW_RANGE = ((1, 2), (1, 7))
 CANDIDATE = ("David", "Goliath")
 
 
+# ---------------------------------------------------------------- state and moves
 @dataclass(frozen=True)
-class DGState:
+class DavidGoliathState:
     """A position: the two candidates, each side's thrown stones, whose turn, moves made.
 
     A side's reserve is ``15`` minus its thrown stones on the board (a reused stone keeps its colour).
@@ -82,14 +84,18 @@ class Hurl:
     pickup: NodeId | None = None
 
 
+# ---------------------------------------------------------------- metadata
 @register
-class DavidGoliath(Game):
+class DavidGoliath(Game[DavidGoliathState, Hurl]):
     name = "david-goliath"
     title = "David and Goliath"
     board_name = "power-of-two"
     player_names = ("Light/David", "Dark/Goliath")
     default_start = "standard"
     start_names = ("standard",)
+    player_keys = ("light", "dark")
+    position_fields = ("david", "goliath", "light_thrown", "dark_thrown")
+    move_types = (Hurl,)
     options_spec = (
         Option("count_win", False,
                "end the game when the candidates are separated: more free nodes to move in wins (equal: play on)",
@@ -111,14 +117,14 @@ class DavidGoliath(Game):
         return frozenset(out)
 
     # ------------------------------------------------------------ rules
-    def start(self, start: str | None = None, **kwargs: Any) -> DGState:
+    def start(self, start: str | None = None, **kwargs: Any) -> DavidGoliathState:
         name = start or self.default_start
         try:
             sides = self.board.start("david-goliath" if name == "standard" else name)
             (david,), (goliath,) = sides["light"], sides["dark"]
         except (BoardError, KeyError, ValueError):
             raise RecordError(f"game {self.name}: unknown start {name!r} (known: standard)") from None
-        return DGState(david, goliath)
+        return DavidGoliathState(david, goliath)
 
     def reach(self, occupied: frozenset[NodeId], frm: NodeId, low: int, high: int | None) -> Iterator[NodeId]:
         """Free nodes ``low..high`` steps from ``frm`` along a line, never passing a stone."""
@@ -129,19 +135,19 @@ class DavidGoliath(Game):
                 if steps >= low:
                     yield v
 
-    def throws(self, state: DGState, frm: NodeId, to: NodeId) -> list[tuple[NodeId, NodeId | None]]:
+    def throws(self, state: DavidGoliathState, frm: NodeId, to: NodeId) -> list[tuple[NodeId, NodeId | None]]:
         """Every (landing node, picked-up node) after the candidate moved ``frm -> to``."""
         me = state.to_move
         after = (state.occupied - {frm}) | {to}
         low, high = THROW_RANGE[me]
         if state.reserve(me) > 0:
             return [(t, None) for t in self.reach(after, to, low, high)]
-        out = []
+        out: list[tuple[NodeId, NodeId | None]] = []
         for p in sorted((state.light_thrown | state.dark_thrown) - self.border):
             out.extend((t, p) for t in self.reach(after - {p}, to, low, high))
         return out
 
-    def pseudo_legal_moves(self, state: DGState) -> Iterator[Hurl]:
+    def pseudo_legal_moves(self, state: DavidGoliathState) -> Iterator[Hurl]:
         me = state.to_move
         frm = state.candidate(me)
         for to in self.reach(state.occupied, frm, *MOVE_RANGE[me]):
@@ -151,13 +157,11 @@ class DavidGoliath(Game):
             for t, p in options:
                 yield Hurl(frm, to, t, p)
 
-    def can_move(self, state: DGState, player: Player) -> bool:
+    def can_move(self, state: DavidGoliathState, player: Player) -> bool:
         occ = state.occupied
         return any(v not in occ for v in self.board.adjacency[state.candidate(player)])
 
-    def illegality(self, state: DGState, move: Hurl) -> str | None:
-        if not isinstance(move, Hurl):
-            return f"not a move of {self.name}: {move!r}"
+    def illegality(self, state: DavidGoliathState, move: Hurl) -> str | None:
         b, lab = self.board, self.board.label
         if not all(v is None or b.has_node(v) for v in (move.frm, move.to, move.throw, move.pickup)):
             return "the move names a node that is not on the board"
@@ -197,10 +201,10 @@ class DavidGoliath(Game):
             return f"{end} {lab(to)} is the starting node"
         if to in occupied:
             return f"{end} {lab(to)} is occupied"
-        ray = next((r for r in self.board.rays[frm] if to in r), None)
+        ray = ray_between(self.board, frm, to)
         if ray is None:
             return f"{lab(frm)} and {lab(to)} are not on a common line"
-        steps = ray.index(to) + 1
+        steps = len(ray)
         low, high = span
         if steps < low or (high is not None and steps > high):
             limit = (f"{low} or more" if high is None
@@ -211,7 +215,7 @@ class DavidGoliath(Game):
             return f"the way {lab(frm)}-{lab(to)} passes over the stone on {lab(blocker)}"
         return None
 
-    def _apply(self, state: DGState, move: Hurl) -> DGState:
+    def _apply(self, state: DavidGoliathState, move: Hurl) -> DavidGoliathState:
         me = state.to_move
         light, dark = set(state.light_thrown), set(state.dark_thrown)
         if move.throw is not None:
@@ -222,9 +226,9 @@ class DavidGoliath(Game):
                 pile.discard(move.pickup)
                 pile.add(move.throw)
         david, goliath = (state.david, move.to) if me else (move.to, state.goliath)
-        return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
+        return DavidGoliathState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
 
-    def outcome(self, state: DGState) -> Outcome | None:
+    def outcome(self, state: DavidGoliathState) -> Outcome | None:
         me = state.to_move
         if not self.can_move(state, me):
             return Outcome(1 - me, f"{CANDIDATE[me]} ({self.player_names[me].split('/')[0]}) cannot move")
@@ -237,7 +241,7 @@ class DavidGoliath(Game):
         return None
 
     # ------------------------------------------------------------ separation report
-    def reachable(self, state: DGState, player: Player) -> frozenset[NodeId]:
+    def reachable(self, state: DavidGoliathState, player: Player) -> frozenset[NodeId]:
         """Free nodes the candidate could reach step by step through free nodes."""
         occ = state.occupied
         seen: set[NodeId] = set()
@@ -250,7 +254,7 @@ class DavidGoliath(Game):
                     todo.append(w)
         return frozenset(seen)
 
-    def separation(self, state: DGState) -> dict | None:
+    def separation(self, state: DavidGoliathState) -> dict | None:
         """``None`` while a path of free nodes joins the candidates; else each one's reachable count."""
         david = self.reachable(state, 0)
         if state.goliath in self.board.adjacency[state.david] or any(
@@ -258,7 +262,7 @@ class DavidGoliath(Game):
             return None
         return {"david": len(david), "goliath": len(self.reachable(state, 1))}
 
-    def notes(self, state: DGState) -> list[str]:
+    def notes(self, state: DavidGoliathState) -> list[str]:
         sep = self.separation(state)
         if sep is None:
             return []
@@ -272,7 +276,7 @@ class DavidGoliath(Game):
         return [head + f"(adjudication aid: {lead} has more room; the game goes on without the option count_win)"]
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state=None) -> Hurl:
+    def parse_move(self, text: str, state: DavidGoliathState | None = None) -> Hurl:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         t = "".join(text.split())
@@ -283,19 +287,17 @@ class DavidGoliath(Game):
             t, _, picked = t.partition("^")
             if "*" not in t:
                 raise InvalidMoveError("a picked-up stone (^NODE) must follow a throw (*NODE)")
-            pickup = node_from_text(self.board, picked)
+            pickup = self.node_from_text(picked)
         if "*" in t:
             t, _, thrown = t.partition("*")
-            throw = node_from_text(self.board, thrown)
+            throw = self.node_from_text(thrown)
         parts = t.split("-")
         if len(parts) != 2 or not all(parts):
             raise InvalidMoveError(f"{t!r} is not a move FROM-TO (e.g. 60-62)")
-        frm, to = (node_from_text(self.board, p) for p in parts)
+        frm, to = (self.node_from_text(p) for p in parts)
         return Hurl(frm, to, throw, pickup)
 
-    def format_move(self, move: Hurl, state=None) -> str:
-        if not isinstance(move, Hurl):
-            return repr(move)
+    def format_move(self, move: Hurl, state: DavidGoliathState | None = None) -> str:
         lab = self.board.label
         text = f"{lab(move.frm)}-{lab(move.to)}"
         if move.throw is not None:
@@ -305,28 +307,25 @@ class DavidGoliath(Game):
         return text
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: DGState) -> dict:
+    def state_to_json(self, state: DavidGoliathState) -> dict:
         return {
             "game": self.name,
             "david": state.david,
             "goliath": state.goliath,
             "light_thrown": sorted(state.light_thrown),
             "dark_thrown": sorted(state.dark_thrown),
-            "to_move": player_to_json(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
         }
 
-    def state_from_json(self, data: Mapping) -> DGState:
-        check_position_game(self, data)
-        for key in ("david", "goliath"):
-            if key not in data:
-                raise RecordError(f"position: missing field {key!r}")
+    def state_from_json(self, data: Mapping) -> DavidGoliathState:
+        self.check_position(data)
         david = node_from_json(self.board, data["david"], "position field 'david'")
         goliath = node_from_json(self.board, data["goliath"], "position field 'goliath'")
         if david == goliath:
             raise RecordError(f"position: David and Goliath both stand on {self.board.label(david)}")
-        light = nodes_from_json(self.board, data.get("light_thrown", []), "position field 'light_thrown'")
-        dark = nodes_from_json(self.board, data.get("dark_thrown", []), "position field 'dark_thrown'")
+        light = nodes_from_json(self.board, data["light_thrown"], "position field 'light_thrown'")
+        dark = nodes_from_json(self.board, data["dark_thrown"], "position field 'dark_thrown'")
         taken = {david: "David", goliath: "Goliath"}
         for v in sorted(light | dark):
             if v in taken or (v in light and v in dark):
@@ -335,12 +334,11 @@ class DavidGoliath(Game):
             if len(thrown) > RESERVE:
                 raise RecordError(f"position: {self.player_name(player)} has thrown {len(thrown)} stones, "
                                   f"at most {RESERVE}")
-        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
-        ply = int_from_json(data.get("ply", 0), "position field 'ply'")
-        return DGState(david, goliath, light, dark, to_move, ply)
+        to_move, ply = self.to_move_and_ply(data)
+        return DavidGoliathState(david, goliath, light, dark, to_move, ply)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: DGState) -> str:
+    def render_text(self, state: DavidGoliathState) -> str:
         cells = {v: "l" for v in state.light_thrown} | {v: "d" for v in state.dark_thrown}
         cells |= {state.david: "DAV", state.goliath: "GOL"}
         lines = [text_picture(self.board, cells),
@@ -352,7 +350,7 @@ class DavidGoliath(Game):
         lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
         return "\n".join(lines)
 
-    def diagram(self, state: DGState, last_move: Hurl | None = None) -> dict:
+    def diagram(self, state: DavidGoliathState, last_move: Hurl | None = None) -> dict:
         from powertwo.boards.draw import Arrow, Stone
 
         stones = [Stone(state.david, "light", text="D"), Stone(state.goliath, "dark", text="G")]
@@ -370,5 +368,8 @@ class DavidGoliath(Game):
         return kw
 
     def _way(self, frm: NodeId, to: NodeId) -> tuple[NodeId, ...]:
-        ray = next((r for r in self.board.rays[frm] if to in r), (to,))
-        return (frm,) + tuple(ray[:ray.index(to) + 1])
+        return (frm,) + (ray_between(self.board, frm, to) or (to,))
+
+
+DGState = DavidGoliathState
+"""The earlier name of :class:`DavidGoliathState`, kept for code written against it."""

@@ -27,14 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from functools import cached_property
 from typing import Any, Iterator, Mapping
 
-from powertwo.boards import Board, BoardError, NodeId
+from powertwo.boards import BoardError, NodeId
 
-from .base import (
-    Game, InvalidMoveError, Outcome, RecordError, player_field, ply_field, read_json_file, register, square_key,
-)
+from .base import Game, InvalidMoveError, Outcome, RecordError, nodes_from_json, register, square_key
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
@@ -42,47 +40,82 @@ SIDE_KEYS = ("light", "dark")
 """Keys of the board's start positions for White and Black."""
 HOME_RANK = (1, 12)
 """Home row (rank number) of White and of Black; each player aims at the other's."""
-MOVE_RE = re.compile(r"^\s*([a-z]\d{1,2})\s*[-x]\s*([a-z]\d{1,2})\s*$")
+MOVE_RE = re.compile(r"^\s*([a-z]\d{1,2}|\d+)\s*[-x]\s*([a-z]\d{1,2}|\d+)\s*$")
+"""Squares are written by name (``a1``) or node id."""
+
+
+# ---------------------------------------------------------------- state and moves
+@dataclass(frozen=True, order=True)
+class PhalanxMove:
+    """A phalanx move: from its tail square ``frm`` (the rearmost piece seen in the direction of the
+    move), the head reaches ``to``."""
+
+    frm: NodeId
+    to: NodeId
+
+
+@dataclass(frozen=True)
+class EpaminondasState:
+    """``pieces[0]`` White's squares, ``pieces[1]`` Black's; ``to_move``; ``ply`` moves made."""
+
+    pieces: tuple[frozenset[NodeId], frozenset[NodeId]]
+    to_move: int
+    ply: int
 
 
 # ---------------------------------------------------------------- metadata
 @register
-class Epaminondas(Game):
+class Epaminondas(Game[EpaminondasState, PhalanxMove]):
     """Epaminondas on the shipped 14x12 board (or any square board with labels a1..)."""
 
     name = "epaminondas"
     title = "Epaminondas"
     board_name = "epaminondas"
     player_names = ("White", "Black")
+    player_keys = ("white", "black")
+    position_fields = ("white", "black")
+    move_types = (PhalanxMove,)
     options_spec = ()
     notation_help = ("tail-head: the rearmost piece of the phalanx and the square its head reaches, "
                      "e.g. a1-a4 (x for a capture is optional: c4xc7)")
 
-    def __init__(self, board: Board | None = None, **options: Any):
-        super().__init__(board, **options)
-        b = self.board
-        self._rank = {v: int(b.label(v)[1:]) for v in b.nodes}
-        self._top_rank = max(self._rank.values())
-        self._home = (frozenset(v for v in b.nodes if self._rank[v] == 1),
-                      frozenset(v for v in b.nodes if self._rank[v] == self._top_rank))
-        # (tail, square) -> (ray from tail through square, index of square in the ray)
-        self._on_ray: dict[tuple[NodeId, NodeId], tuple[tuple[NodeId, ...], int]] = {}
-        for v in b.nodes:
-            for ray in b.rays[v]:
+    # ------------------------------------------------------------ tables (built on first use)
+    @cached_property
+    def _rank(self) -> dict[NodeId, int]:
+        return {v: int(self.board.label(v)[1:]) for v in self.board.nodes}
+
+    @cached_property
+    def _top_rank(self) -> int:
+        return max(self._rank.values())
+
+    @cached_property
+    def _home(self) -> tuple[frozenset[NodeId], frozenset[NodeId]]:
+        """White's home row (rank 1) and Black's (the top rank)."""
+        return (frozenset(v for v in self.board.nodes if self._rank[v] == 1),
+                frozenset(v for v in self.board.nodes if self._rank[v] == self._top_rank))
+
+    @cached_property
+    def _on_ray(self) -> dict[tuple[NodeId, NodeId], tuple[tuple[NodeId, ...], int]]:
+        """(tail, square) -> (ray from tail through square, index of square in the ray)."""
+        out = {}
+        for v in self.board.nodes:
+            for ray in self.board.rays[v]:
                 for i, w in enumerate(ray):
-                    self._on_ray[(v, w)] = (ray, i)
+                    out[(v, w)] = (ray, i)
+        return out
 
     # ------------------------------------------------------------ state
-    def start(self, start: str | None = None, **kwargs: Any) -> "EpaminondasState":
+    def start(self, start: str | None = None, **kwargs: Any) -> EpaminondasState:
         name = start or self.default_start
-        if name not in self.board.start_names and Path(name).is_file():
-            return self.state_from_json(read_json_file(name))
-        sides = self.board.start(name)
+        try:
+            sides = self.board.start(name)
+        except BoardError as exc:
+            raise RecordError(f"game {self.name}: {exc}") from None
         return EpaminondasState(pieces=(frozenset(sides.get(SIDE_KEYS[0], ())), frozenset(sides.get(SIDE_KEYS[1], ()))),
                                 to_move=WHITE, ply=0)
 
     # ------------------------------------------------------------ legal moves
-    def pseudo_legal_moves(self, state: "EpaminondasState") -> Iterator["PhalanxMove"]:
+    def pseudo_legal_moves(self, state: EpaminondasState) -> Iterator[PhalanxMove]:
         """Every legal move (the generator is exact): tails in id order, rays in board order."""
         own, opp = state.pieces[state.to_move], state.pieces[1 - state.to_move]
         for tail in sorted(own):
@@ -101,33 +134,33 @@ class Epaminondas(Game):
                         break
                     yield PhalanxMove(tail, square)
 
-    def illegality(self, state: "EpaminondasState", move: "PhalanxMove") -> str | None:
+    def illegality(self, state: EpaminondasState, move: PhalanxMove) -> str | None:
         b = self.board
-        if not (b.has_node(move.tail) and b.has_node(move.dest)):
+        if not (b.has_node(move.frm) and b.has_node(move.to)):
             return "the move names a square that is not on the board"
         own, opp = state.pieces[state.to_move], state.pieces[1 - state.to_move]
         me = self.player_name(state.to_move)
-        tail, dest = b.label(move.tail), b.label(move.dest)
-        if move.tail not in own:
+        tail, dest = b.label(move.frm), b.label(move.to)
+        if move.frm not in own:
             return f"{tail} holds no {me} piece"
-        if (move.tail, move.dest) not in self._on_ray:
+        if (move.frm, move.to) not in self._on_ray:
             return f"{dest} is not on a line through {tail}"
-        ray, t = self._on_ray[(move.tail, move.dest)]
+        ray, t = self._on_ray[(move.frm, move.to)]
         n = 1
         while n - 1 < len(ray) and ray[n - 1] in own:
             n += 1
         steps = t - (n - 2)
         if steps < 1:
-            head = b.label(([move.tail] + list(ray))[n - 1])
+            head = b.label(([move.frm] + list(ray))[n - 1])
             return f"{dest} is inside the phalanx of {n} from {tail}; its head is {head}"
         if steps > n:
             return f"the phalanx of {n} from {tail} moves at most {n} square{'s' if n > 1 else ''}, not {steps}"
         for i in range(n - 1, t):
             if ray[i] in opp or ray[i] in own:
                 return f"nothing passes over a piece: {b.label(ray[i])} is occupied"
-        if move.dest in own:
+        if move.to in own:
             return f"{dest} is occupied by a {me} piece"
-        if move.dest in opp:
+        if move.to in opp:
             if n == 1:
                 return "a single piece never captures"
             m = _run(ray, t, opp)
@@ -138,29 +171,29 @@ class Epaminondas(Game):
         return None
 
     # ------------------------------------------------------------ apply
-    def _apply(self, state: "EpaminondasState", move: "PhalanxMove") -> "EpaminondasState":
+    def _apply(self, state: EpaminondasState, move: PhalanxMove) -> EpaminondasState:
         p = state.to_move
         own, opp = state.pieces[p], state.pieces[1 - p]
-        ray, t = self._on_ray[(move.tail, move.dest)]
+        ray, t = self._on_ray[(move.frm, move.to)]
         n = 1
         while n - 1 < len(ray) and ray[n - 1] in own:
             n += 1
-        line = (move.tail,) + ray  # line[j]: j squares from the tail
+        line = (move.frm,) + ray  # line[j]: j squares from the tail
         shift = (t + 1) - (n - 1)
         moved = set(line[:n])
         arrived = line[shift:shift + n]
-        captured = frozenset(ray[t:t + _run(ray, t, opp)]) if move.dest in opp else frozenset()
+        captured = frozenset(ray[t:t + _run(ray, t, opp)]) if move.to in opp else frozenset()
         new_own = (own - moved) | frozenset(arrived)
         new_opp = opp - captured
         pieces = (new_own, new_opp) if p == WHITE else (new_opp, new_own)
         return EpaminondasState(pieces=pieces, to_move=1 - p, ply=state.ply + 1)
 
     # ------------------------------------------------------------ outcome
-    def home_row_counts(self, state: "EpaminondasState") -> tuple[int, int]:
+    def home_row_counts(self, state: EpaminondasState) -> tuple[int, int]:
         """Pieces of White on Black's home row, and of Black on White's."""
         return (len(state.pieces[WHITE] & self._home[BLACK]), len(state.pieces[BLACK] & self._home[WHITE]))
 
-    def outcome(self, state: "EpaminondasState") -> Outcome | None:
+    def outcome(self, state: EpaminondasState) -> Outcome | None:
         p = state.to_move
         counts = self.home_row_counts(state)
         if counts[p] > counts[1 - p]:
@@ -173,70 +206,48 @@ class Epaminondas(Game):
         return None
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state: "EpaminondasState | None" = None) -> "PhalanxMove":
+    def parse_move(self, text: str, state: EpaminondasState | None = None) -> PhalanxMove:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         m = MOVE_RE.match(text)
         if not m:
             raise InvalidMoveError(f"cannot read {text!r}: expected tail-head like a1-a3")
-        try:
-            return PhalanxMove(self._square(m.group(1)), self._square(m.group(2)))
-        except BoardError as exc:
-            raise InvalidMoveError(f"{text!r}: {exc}") from None
+        squares = []
+        for token in m.groups():
+            try:
+                squares.append(self.node_from_text(token))
+            except InvalidMoveError as exc:
+                raise InvalidMoveError(f"{text!r}: {exc}") from None
+        return PhalanxMove(squares[0], squares[1])
 
-    def _square(self, label: str) -> NodeId:
-        node = self.board.node(label)
-        if self.board.label(node) != label:  # refuse bare node ids: squares are written a1..n12
-            raise BoardError(f"node {label} does not exist on board {self.board.name}")
-        return node
-
-    def format_move(self, move: "PhalanxMove", state: "EpaminondasState | None" = None) -> str:
+    def format_move(self, move: PhalanxMove, state: EpaminondasState | None = None) -> str:
         b = self.board
-        if not (b.has_node(move.tail) and b.has_node(move.dest)):
-            return f"{move.tail}-{move.dest}"
-        return f"{b.label(move.tail)}-{b.label(move.dest)}"
+        if not (b.has_node(move.frm) and b.has_node(move.to)):
+            return f"{move.frm}-{move.to}"
+        return f"{b.label(move.frm)}-{b.label(move.to)}"
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: "EpaminondasState") -> dict:
+    def state_to_json(self, state: EpaminondasState) -> dict:
         b = self.board
         return {
             "game": self.name,
-            "to_move": self.player_name(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
             "white": sorted((b.label(v) for v in state.pieces[WHITE]), key=square_key),
             "black": sorted((b.label(v) for v in state.pieces[BLACK]), key=square_key),
         }
 
-    def state_from_json(self, data: Mapping) -> "EpaminondasState":
-        if not isinstance(data, Mapping):
-            raise RecordError("position: must be a JSON object")
-        if data.get("game", self.name) != self.name:
-            raise RecordError(f"position: field 'game' is {data.get('game')!r}, expected {self.name!r}")
-        to_move = player_field(data, self.player_names)
-        ply = ply_field(data)
-        sides = []
-        for key in ("white", "black"):
-            raw = data.get(key)
-            if not isinstance(raw, list):
-                raise RecordError(f"position: field {key!r} must be a list of squares")
-            nodes = []
-            for item in raw:
-                if not isinstance(item, str):
-                    raise RecordError(f"position: field {key!r}: {item!r} is not a square name")
-                try:
-                    nodes.append(self._square(item))
-                except BoardError as exc:
-                    raise RecordError(f"position: field {key!r}: {exc}") from None
-            if len(set(nodes)) != len(nodes):
-                raise RecordError(f"position: field {key!r} names a square twice")
-            sides.append(frozenset(nodes))
+    def state_from_json(self, data: Mapping) -> EpaminondasState:
+        self.check_position(data)
+        to_move, ply = self.to_move_and_ply(data)
+        sides = [nodes_from_json(self.board, data[key], f"position field {key!r}") for key in self.player_keys]
         both = sides[0] & sides[1]
         if both:
             raise RecordError(f"position: square {self.board.label(min(both))} is both white and black")
         return EpaminondasState(pieces=(sides[0], sides[1]), to_move=to_move, ply=ply)
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: "EpaminondasState") -> str:
+    def render_text(self, state: EpaminondasState) -> str:
         b = self.board
         files = sorted({lab[0] for lab in b.labels})
         rows = []
@@ -253,32 +264,14 @@ class Epaminondas(Game):
                     f"Black {len(state.pieces[BLACK])} ({k} on rank 1)")
         return "\n".join(rows)
 
-    def diagram(self, state: "EpaminondasState", last_move: "PhalanxMove | None" = None) -> dict:
+    def diagram(self, state: EpaminondasState, last_move: PhalanxMove | None = None) -> dict:
         from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, "light") for v in sorted(state.pieces[WHITE])]
         stones += [Stone(v, "dark") for v in sorted(state.pieces[BLACK])]
-        arrows = [Arrow((last_move.tail, last_move.dest))] if last_move is not None else []
+        arrows = [Arrow((last_move.frm, last_move.to))] if last_move is not None else []
         return {"stones": stones, "arrows": arrows,
                 "title": f"{self.title}: {self.player_name(state.to_move)} to move (ply {state.ply})"}
-
-
-# ---------------------------------------------------------------- values
-@dataclass(frozen=True, order=True)
-class PhalanxMove:
-    """A phalanx move: its tail square and the square its head reaches."""
-
-    tail: NodeId
-    dest: NodeId
-
-
-@dataclass(frozen=True)
-class EpaminondasState:
-    """``pieces[0]`` White's squares, ``pieces[1]`` Black's; ``to_move``; ``ply`` moves made."""
-
-    pieces: tuple[frozenset, frozenset]
-    to_move: int
-    ply: int
 
 
 # ---------------------------------------------------------------- helpers

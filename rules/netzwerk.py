@@ -44,13 +44,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from powertwo.boards import Board, BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, register
-from .base import player_field, ply_field, read_json_file, square_key
+from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, node_from_json, register, square_key
 
 # ---------------------------------------------------------------- constants
 PLAYER_ONE, PLAYER_TWO = 0, 1
@@ -59,25 +57,78 @@ ENERGY_KEYS = ("light_energy", "dark_energy")
 """The board's start lists the energy stones by the side that sets them up; in play they are neutral."""
 FIELD_RE = re.compile(r"^[a-z][1-9]$")
 POINT_RE = re.compile(r"^e[0-9][0-9]$")
-STEP_RE = re.compile(r"^([a-z][0-9]{1,2})[-x]([a-z][0-9]{1,2})$")
+STEP_RE = re.compile(r"^([a-z][0-9]{1,2}|[0-9]+)[-x]([a-z][0-9]{1,2}|[0-9]+)$")
+"""A step: fields and energy points by name (``a1``, ``e21``) or node id."""
 PASS = "pass"
 MOVE_LIST_LIMIT = 2_000
 """``legal_moves`` refuses to build longer lists (the standard start has 30 million turns);
-:meth:`Netzwerk.count_turns` and :meth:`Netzwerk.perft` count them without building them."""
+:meth:`Netzwerk.count_moves` counts them without building them, ``moves(state)`` walks them lazily."""
 
 PositionKey = tuple[frozenset, frozenset, frozenset]
 """What a turn leads to: Player 1's fields, Player 2's fields, the occupied energy points."""
+TABLES = frozenset({"fields", "points", "_xy", "_ij", "ranks", "_bit", "_node_of_bit", "touch", "fields_of",
+                    "_piece_rays", "_piece_ray_of", "_line_name", "_energy_rays", "_energy_ray_of",
+                    "_energy_bit_rays"})
+"""The geometry tables of :class:`Netzwerk`, built together from the board on first use."""
+
+
+# ---------------------------------------------------------------- state and moves
+class TooManyTurnsError(RulesError):
+    """The list of legal turns would be too long to build."""
+
+
+@dataclass(frozen=True, order=True)
+class NetStep:
+    """One step of a turn: a piece from field to field, or an energy stone from point to point."""
+
+    frm: NodeId
+    to: NodeId
+
+
+@dataclass(frozen=True, eq=False)
+class NetTurn:
+    """A complete turn: piece steps in order, then energy steps in order.
+
+    ``result`` is the position the turn leads to when the turn is known to be legal
+    there; such turns compare equal when their results are equal (RULES.md §7).
+    """
+
+    pieces: tuple[NetStep, ...] = ()
+    energy: tuple[NetStep, ...] = ()
+    result: PositionKey | None = None
+
+    def _identity(self) -> tuple:
+        return ("position", self.result) if self.result is not None else ("steps", self.pieces, self.energy)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NetTurn) and self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
+
+
+@dataclass(frozen=True)
+class NetzwerkState:
+    """``pieces[0]`` Player 1's fields, ``pieces[1]`` Player 2's; ``energy`` the occupied points."""
+
+    pieces: tuple[frozenset[NodeId], frozenset[NodeId]]
+    energy: frozenset[NodeId]
+    to_move: int
+    ply: int
 
 
 # ---------------------------------------------------------------- metadata
 @register
-class Netzwerk(Game):
+class Netzwerk(Game[NetzwerkState, NetTurn]):
     """Netzwerk on the shipped board (fields a1..f6 and energy points e00..e66)."""
 
     name = "netzwerk"
     title = "Netzwerk"
     board_name = "netzwerk"
     player_names = ("Player 1", "Player 2")
+    player_keys = ("player1", "player2")
+    position_fields = ("player1", "player2", "energy")
+    move_types = (NetTurn,)
     options_spec = (
         Option("first_player", "Player 1", "who makes the first turn (the seed draws lots)",
                choices=("Player 1", "Player 2")),
@@ -93,8 +144,36 @@ class Netzwerk(Game):
     notation_help = ("the turn's steps in order, pieces first: 'a1-a3 b1-b2 e21-e22' "
                      "(fields a1..f6, energy points e00..e66); 'pass' for an empty turn")
 
+    # the geometry tables (see TABLES), built by _build_tables on first use
+    fields: tuple[NodeId, ...]
+    points: tuple[NodeId, ...]
+    _xy: dict[NodeId, tuple[int, int]]
+    _ij: dict[NodeId, tuple[int, int]]
+    ranks: int
+    _bit: dict[NodeId, int]
+    _node_of_bit: dict[int, NodeId]
+    touch: dict[NodeId, frozenset[NodeId]]
+    fields_of: dict[NodeId, tuple[NodeId, ...]]
+    _piece_rays: tuple[dict[NodeId, tuple[tuple[NodeId, ...], ...]], ...]
+    _piece_ray_of: dict[tuple[int, NodeId, NodeId], tuple[tuple[NodeId, ...], int]]
+    _line_name: dict[int, str]
+    _energy_rays: dict[NodeId, tuple[tuple[int, tuple[NodeId, ...]], ...]]
+    _energy_ray_of: dict[tuple[NodeId, NodeId], tuple[int, tuple[NodeId, ...], int]]
+    _energy_bit_rays: dict[int, tuple[tuple[int, tuple[int, ...]], ...]]
+
     def __init__(self, board: Board | None = None, **options: Any):
         super().__init__(board, **options)
+        self._piece_cache: tuple = (None, None)
+        self._energy_cache: dict[tuple[frozenset, frozenset], dict[int, tuple]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        """Build the geometry tables the first time one of them is asked for."""
+        if name in TABLES and "_xy" not in self.__dict__:
+            self._build_tables()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_tables(self) -> None:
         b = self.board
         self.fields: tuple[NodeId, ...] = tuple(v for v in b.nodes if FIELD_RE.match(b.label(v)))
         self.points: tuple[NodeId, ...] = tuple(v for v in b.nodes if POINT_RE.match(b.label(v)))
@@ -136,7 +215,7 @@ class Netzwerk(Game):
         self._energy_rays: dict[NodeId, tuple[tuple[int, tuple[NodeId, ...]], ...]] = {}
         self._energy_ray_of: dict[tuple[NodeId, NodeId], tuple[int, tuple[NodeId, ...], int]] = {}
         for v, (i, j) in ij.items():
-            rays = []
+            energy_rays: list[tuple[int, tuple[NodeId, ...]]] = []
             for di, dj, line in ((0, 1, i), (0, -1, i), (1, 0, size + j), (-1, 0, size + j)):
                 ray = []
                 k = 1
@@ -144,22 +223,21 @@ class Netzwerk(Game):
                     ray.append(point_at[(i + k * di, j + k * dj)])
                     k += 1
                 if ray:
-                    rays.append((line, tuple(ray)))
+                    energy_rays.append((line, tuple(ray)))
                     for n, w in enumerate(ray):
                         self._energy_ray_of[(v, w)] = (line, tuple(ray), n)
-            self._energy_rays[v] = tuple(rays)
+            self._energy_rays[v] = tuple(energy_rays)
         index = {v: k for k, v in enumerate(self.points)}
         self._energy_bit_rays = {index[v]: tuple((line, tuple(index[w] for w in ray)) for line, ray in rays)
                                  for v, rays in self._energy_rays.items()}
-        self._piece_cache: tuple = (None, None)
-        self._energy_cache: dict[tuple[frozenset, frozenset], dict[int, tuple]] = {}
 
     # ------------------------------------------------------------ state
-    def start(self, start: str | None = None, **kwargs: Any) -> "NetzwerkState":
+    def start(self, start: str | None = None, **kwargs: Any) -> NetzwerkState:
         name = start or self.default_start
-        if name not in self.board.start_names and Path(name).is_file():
-            return self.state_from_json(read_json_file(name))
-        sides = self.board.start(name)
+        try:
+            sides = self.board.start(name)
+        except BoardError as exc:
+            raise RecordError(f"game {self.name}: {exc}") from None
         energy = frozenset(v for key in ENERGY_KEYS for v in sides.get(key, ()))
         return NetzwerkState(pieces=(frozenset(sides.get(SIDE_KEYS[0], ())), frozenset(sides.get(SIDE_KEYS[1], ()))),
                              energy=energy, to_move=self.player_names.index(self.options["first_player"]), ply=0)
@@ -189,7 +267,7 @@ class Netzwerk(Game):
     def _feedable_flow(self, demands: list[tuple[NodeId, int]], energy: frozenset) -> int:
         """Maximum energy points the moves can get: a flow from the moves (capacity = cost)
         through the stones touching their start fields (capacity 1)."""
-        import networkx as nx
+        import networkx as nx  # type: ignore[import-untyped]
 
         g = nx.DiGraph()
         for n, (field, cost) in enumerate(demands):
@@ -202,7 +280,7 @@ class Netzwerk(Game):
         return nx.maximum_flow_value(g, "source", "sink")
 
     # ------------------------------------------------------------ the referee: walk a turn step by step
-    def _walk(self, state: "NetzwerkState", turn: "NetTurn", *,
+    def _walk(self, state: NetzwerkState, turn: NetTurn, *,
               feed: bool = True) -> tuple[str | None, PositionKey | None]:
         """The reason the turn is illegal (``None`` if legal) and the position it leads to.
         ``feed=False`` skips the energy supply check (for turns already known to be legal)."""
@@ -218,17 +296,17 @@ class Netzwerk(Game):
         if feed and not turn.pieces and self.any_piece_move(state):
             return "at least one piece must move in phase (a) (a piece of the mover can move)", None
         for step in turn.pieces:
-            src, dst = b.label(step.src), b.label(step.dst)
+            src, dst = b.label(step.frm), b.label(step.to)
             text = f"{src}-{dst}"
-            if step.src not in self._xy or step.dst not in self._xy:
+            if step.frm not in self._xy or step.to not in self._xy:
                 return f"{text}: pieces move between fields a1..f6", None
-            if step.src not in own:
+            if step.frm not in own:
                 return f"{text}: {src} holds no piece of {who}", None
-            if step.src in captured_at:
+            if step.frm in captured_at:
                 return f"{text}: the piece on {src} has captured, which ended its move", None
-            if step.src in moved:
+            if step.frm in moved:
                 return f"{text}: the piece on {src} has already moved this turn", None
-            where = self._piece_ray_of.get((me, step.src, step.dst))
+            where = self._piece_ray_of.get((me, step.frm, step.to))
             if where is None:
                 return f"{text}: a piece moves straight forward or sideways only", None
             ray, idx = where
@@ -240,28 +318,28 @@ class Netzwerk(Game):
                     if not self.options["jump_opponents"]:
                         return f"{text}: a piece cannot jump over the opponent's piece on {b.label(f)}", None
                     cost += 1
-            if step.dst in own:
+            if step.to in own:
                 return f"{text}: {dst} is occupied by a piece of {who}", None
-            capture = step.dst in opp
+            capture = step.to in opp
             if capture:
                 cost += 1
                 if self.options["strength_capture"]:
-                    mine, theirs = self.strength(step.src, energy), self.strength(step.dst, energy)
+                    mine, theirs = self.strength(step.frm, energy), self.strength(step.to, energy)
                     if mine < theirs:
                         return f"{text}: strength {mine} cannot capture strength {theirs} (variant 2)", None
-            demands.append((step.src, cost))
-            masks.append((self._mask(step.src, energy), cost))
+            demands.append((step.frm, cost))
+            masks.append((self._mask(step.frm, energy), cost))
             need = sum(c for _, c in demands)
             if feed and not _hall_ok(masks[:-1], *masks[-1]):  # a matching exists iff Hall's condition holds
                 got = self._feedable_flow(demands, energy)  # how short the supply falls, for the reason
                 return (f"{text}: not enough energy (this move costs {cost}; the piece moves so far need {need} "
                         f"points, the energy stones next to them can give {got})"), None
-            own.discard(step.src)
-            own.add(step.dst)
-            moved.add(step.dst)
+            own.discard(step.frm)
+            own.add(step.to)
+            moved.add(step.to)
             if capture:
-                opp.discard(step.dst)
-                captured_at.add(step.dst)
+                opp.discard(step.to)
+                captured_at.add(step.to)
         if self.options["compulsory_capture"] and feed:
             left = self._capture_left(frozenset(own), frozenset(opp), frozenset(moved), demands, energy, me)
             if left is not None:
@@ -272,35 +350,35 @@ class Netzwerk(Game):
         used: set[int] = set()
         arrived: set[NodeId] = set()  # where the stones moved this turn stand now
         for step in turn.energy:
-            src, dst = b.label(step.src), b.label(step.dst)
+            src, dst = b.label(step.frm), b.label(step.to)
             text = f"{src}-{dst}"
-            if step.src not in self._ij or step.dst not in self._ij:
+            if step.frm not in self._ij or step.to not in self._ij:
                 return f"{text}: energy stones move between points e00..e66", None
-            if step.src not in current:
+            if step.frm not in current:
                 return f"{text}: there is no energy stone on {src}", None
-            if step.src in arrived:
+            if step.frm in arrived:
                 return f"{text}: the energy stone on {src} has already moved this turn", None
-            if step.src not in movable:
-                ctl = self.controllers(step.src, pieces)
+            if step.frm not in movable:
+                ctl = self.controllers(step.frm, pieces)
                 if not any(ctl):
                     return f"{text}: nobody controls the energy stone on {src}", None
                 if not ctl[me]:
                     other = self.player_name(1 - me)
                     return f"{text}: the energy stone on {src} is controlled by {other}, not by {who}", None
                 return f"{text}: both players control the energy stone on {src}, so it cannot move (variant 1)", None
-            where = self._energy_ray_of.get((step.src, step.dst))
-            if where is None:
+            along = self._energy_ray_of.get((step.frm, step.to))
+            if along is None:
                 return f"{text}: an energy stone moves straight along an energy line", None
-            line, ray, idx = where
+            line, ray, idx = along
             if line in used:
                 return f"{text}: the energy line {self._line_name[line]} is already used this turn", None
             free = next((n for n, p in enumerate(ray) if p not in current), None)
             if free != idx:
                 nxt = "no free point" if free is None else f"the next free point is {b.label(ray[free])}"
                 return f"{text}: an energy stone goes to the next free point in its direction ({nxt})", None
-            current.discard(step.src)
-            current.add(step.dst)
-            arrived.add(step.dst)
+            current.discard(step.frm)
+            current.add(step.to)
+            arrived.add(step.to)
             used.add(line)
         return None, (pieces[0], pieces[1], frozenset(current))
 
@@ -352,22 +430,22 @@ class Netzwerk(Game):
                     if _hall_ok(masks, mask, cost):
                         yield (src, f, cost, False, mask)
 
-    def any_piece_move(self, state: "NetzwerkState") -> bool:
+    def any_piece_move(self, state: NetzwerkState) -> bool:
         me = state.to_move
         return next(self._piece_children(state.pieces[me], state.pieces[1 - me], frozenset(), [], state.energy, me),
                     None) is not None
 
-    def piece_phase_results(self, state: "NetzwerkState") -> dict[tuple[frozenset, frozenset], tuple]:
+    def piece_phase_results(self, state: NetzwerkState) -> dict[tuple[frozenset, frozenset], tuple]:
         """Every distinct (own pieces, opponent pieces) after phase (a), with one sequence of steps
         reaching it (depth-first over sequences, each search node visited once; the last
         position's answer is kept, since counting and listing ask in turn)."""
         if self._piece_cache[0] == (state.pieces, state.energy, state.to_move):
             return self._piece_cache[1]
         me, energy = state.to_move, state.energy
-        root = (state.pieces[me], state.pieces[1 - me], frozenset(), ())
+        root: tuple[frozenset, frozenset, frozenset, tuple] = (state.pieces[me], state.pieces[1 - me], frozenset(), ())
         seen = {root}
         results: dict[tuple[frozenset, frozenset], tuple] = {}
-        stack = [(root, ())]
+        stack: list[tuple[tuple[frozenset, frozenset, frozenset, tuple], tuple[NetStep, ...]]] = [(root, ())]
         compulsory = self.options["compulsory_capture"]
         while stack:
             (own, opp, moved, demands), steps = stack.pop()
@@ -391,7 +469,7 @@ class Netzwerk(Game):
     def _points_of(self, mask: int) -> frozenset:
         return frozenset(self._node_of_bit[k] for k in _bits(mask))
 
-    def _energy_steps(self, steps: tuple[tuple[int, int], ...]) -> tuple["NetStep", ...]:
+    def _energy_steps(self, steps: tuple[tuple[int, int], ...]) -> tuple[NetStep, ...]:
         return tuple(NetStep(self._node_of_bit[a], self._node_of_bit[b]) for a, b in steps)
 
     def _energy_found(self, energy: frozenset, movable: frozenset) -> dict[int, tuple[tuple[int, int], ...]]:
@@ -404,7 +482,7 @@ class Netzwerk(Game):
         root = (_mask_of(energy, bit), _mask_of(movable, bit), 0)
         seen = {root}
         found: dict[int, tuple] = {}
-        stack = [(root, ())]
+        stack: list[tuple[tuple[int, int, int], tuple[tuple[int, int], ...]]] = [(root, ())]
         while stack:
             (current, unmoved, used), steps = stack.pop()
             if current not in found:
@@ -429,7 +507,7 @@ class Netzwerk(Game):
         self._energy_cache[key] = found
         return found
 
-    def _turns(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
+    def _turns(self, state: NetzwerkState) -> Iterator[NetTurn]:
         me = state.to_move
         for (own, opp), steps in self.piece_phase_results(state).items():
             pieces = (own, opp) if me == PLAYER_ONE else (opp, own)
@@ -437,22 +515,22 @@ class Netzwerk(Game):
             for mask, esteps in self._energy_found(state.energy, movable).items():
                 yield NetTurn(steps, self._energy_steps(esteps), (pieces[0], pieces[1], self._points_of(mask)))
 
-    def pseudo_legal_moves(self, state: "NetzwerkState") -> Iterator["NetTurn"]:
+    def pseudo_legal_moves(self, state: NetzwerkState) -> Iterator[NetTurn]:
         """One legal turn per distinct resulting position (exact), lazily."""
         return self._turns(state)
 
-    def legal_moves(self, state: "NetzwerkState") -> list["NetTurn"]:
+    def legal_moves(self, state: NetzwerkState) -> list[NetTurn]:
         """As :meth:`Game.legal_moves`; raises :class:`TooManyTurnsError` rather than build a list
-        of more than :data:`MOVE_LIST_LIMIT` turns."""
-        count = self.count_turns(state, stop_above=MOVE_LIST_LIMIT)  # the phases counted apart, multiplied out
+        of more than :data:`MOVE_LIST_LIMIT` turns (``moves(state)`` iterates and counts any number)."""
+        count = self.count_moves(state, stop_above=MOVE_LIST_LIMIT)  # the phases counted apart, multiplied out
         if count > MOVE_LIST_LIMIT:
             raise TooManyTurnsError(f"{self.title}: more than {MOVE_LIST_LIMIT:,} distinct turns from this position, "
                                     f"too many to list (perft 1 counts them)")
         return [] if count == 0 else list(self._turns(state))
 
-    def count_turns(self, state: "NetzwerkState", stop_above: int | None = None) -> int:
-        """``len(legal_moves(state))`` without building the turns (or, with ``stop_above``, any
-        number above it as soon as the count passes it)."""
+    def count_moves(self, state: NetzwerkState, stop_above: int | None = None) -> int:
+        """The number of legal turns without building them: the distinct results of the two phases,
+        multiplied out (with ``stop_above``, any number above it as soon as the count passes it)."""
         if self.outcome(state) is not None:
             return 0
         me, total = state.to_move, 0
@@ -463,39 +541,18 @@ class Netzwerk(Game):
                 break
         return total
 
-    def perft(self, state: "NetzwerkState", depth: int) -> int:
-        """As :meth:`Game.perft`, counting the last level with :meth:`count_turns` and walking the
-        turns lazily (no :data:`MOVE_LIST_LIMIT`)."""
-        if depth < 0:
-            raise ValueError("perft depth must be at least 0")
-        if depth == 0:
-            return 1
-        if depth == 1:
-            return self.count_turns(state)
-        if self.outcome(state) is not None:
-            return 0
-        children = [self._result_state(state, turn) for turn in self._turns(state)]
-        return sum(self.perft(child, depth - 1) for child in children)
-
-    def _result_state(self, state: "NetzwerkState", turn: "NetTurn") -> "NetzwerkState":
-        """The position after a turn the generator made for ``state`` (its result is known)."""
-        p1, p2, energy = turn.result
-        return NetzwerkState(pieces=(p1, p2), energy=energy, to_move=1 - state.to_move, ply=state.ply + 1)
-
-    def illegality(self, state: "NetzwerkState", move: "NetTurn") -> str | None:
-        if not isinstance(move, NetTurn):
-            return "not a Netzwerk turn"
+    def illegality(self, state: NetzwerkState, move: NetTurn) -> str | None:
         return self._walk(state, move)[0]
 
     # ------------------------------------------------------------ apply
-    def _apply(self, state: "NetzwerkState", move: "NetTurn") -> "NetzwerkState":
+    def _apply(self, state: NetzwerkState, move: NetTurn) -> NetzwerkState:
         reason, key = self._walk(state, move, feed=False)  # legality was checked (apply) or is known (perft)
-        if reason is not None:  # only reached when a caller skips the check
+        if reason is not None or key is None:  # only reached when a caller skips the check
             raise ValueError(reason)
         return NetzwerkState(pieces=(key[0], key[1]), energy=key[2], to_move=1 - state.to_move, ply=state.ply + 1)
 
     # ------------------------------------------------------------ outcome
-    def outcome(self, state: "NetzwerkState") -> Outcome | None:
+    def outcome(self, state: NetzwerkState) -> Outcome | None:
         last = 1 - state.to_move  # who made the turn that led here: checked first, wins a tie
         for p in (last, 1 - last):
             mine, theirs = state.pieces[p], state.pieces[1 - p]
@@ -509,7 +566,7 @@ class Netzwerk(Game):
         return None
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state: "NetzwerkState | None" = None) -> "NetTurn":
+    def parse_move(self, text: str, state: NetzwerkState | None = None) -> NetTurn:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         words = text.replace(",", " ").split()
@@ -525,8 +582,8 @@ class Netzwerk(Game):
                 if not m:
                     raise InvalidMoveError(f"cannot read {word!r} in {text!r}: expected steps like a1-a3 or e21-e22")
                 try:
-                    a, c = (self._node(g) for g in m.groups())
-                except BoardError as exc:
+                    a, c = (self.node_from_text(g) for g in m.groups())
+                except InvalidMoveError as exc:
                     raise InvalidMoveError(f"{text!r}: {exc}") from None
                 kinds = {v in self._ij for v in (a, c)}
                 if len(kinds) == 2:
@@ -545,49 +602,36 @@ class Netzwerk(Game):
                 return NetTurn(turn.pieces, turn.energy, key)
         return turn
 
-    def _node(self, label: str) -> NodeId:
-        node = self.board.node(label)
-        if self.board.label(node) != label:
-            raise BoardError(f"node {label} does not exist on board {self.board.name}")
-        return node
-
-    def format_move(self, move: "NetTurn", state: "NetzwerkState | None" = None) -> str:
+    def format_move(self, move: NetTurn, state: NetzwerkState | None = None) -> str:
         lab = self.board.label
-        words = [f"{lab(s.src)}-{lab(s.dst)}" for s in move.pieces + move.energy]
+        words = [f"{lab(s.frm)}-{lab(s.to)}" for s in move.pieces + move.energy]
         return " ".join(words) if words else PASS
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: "NetzwerkState") -> dict:
+    def state_to_json(self, state: NetzwerkState) -> dict:
         lab = self.board.label
         return {
             "game": self.name,
-            "to_move": self.player_name(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
             "player1": sorted((lab(v) for v in state.pieces[0]), key=square_key),
             "player2": sorted((lab(v) for v in state.pieces[1]), key=square_key),
             "energy": sorted(lab(v) for v in state.energy),
         }
 
-    def state_from_json(self, data: Mapping) -> "NetzwerkState":
-        if not isinstance(data, Mapping):
-            raise RecordError("position: must be a JSON object")
-        if data.get("game", self.name) != self.name:
-            raise RecordError(f"position: field 'game' is {data.get('game')!r}, expected {self.name!r}")
-        to_move = player_field(data, self.player_names)
-        ply = ply_field(data)
+    def state_from_json(self, data: Mapping) -> NetzwerkState:
+        self.check_position(data)
+        to_move, ply = self.to_move_and_ply(data)
         sets = []
         for key, kind, allowed in (("player1", "field", self._xy), ("player2", "field", self._xy),
                                    ("energy", "energy point", self._ij)):
-            raw = data.get(key)
+            raw = data[key]
             if not isinstance(raw, list):
                 raise RecordError(f"position: field {key!r} must be a list of {kind}s")
             nodes = []
             for item in raw:
-                try:
-                    v = self._node(item) if isinstance(item, str) else None
-                except BoardError as exc:
-                    raise RecordError(f"position: field {key!r}: {exc}") from None
-                if v is None or v not in allowed:
+                v = node_from_json(self.board, item, f"position: field {key!r}")
+                if v not in allowed:
                     raise RecordError(f"position: field {key!r}: {item!r} is not a {kind}")
                 nodes.append(v)
             if len(set(nodes)) != len(nodes):
@@ -599,7 +643,7 @@ class Netzwerk(Game):
         return NetzwerkState(pieces=(sets[0], sets[1]), energy=sets[2], to_move=to_move, ply=ply)
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: "NetzwerkState") -> str:
+    def render_text(self, state: NetzwerkState) -> str:
         """Fields as ``1``/``2``/``.``, energy points between them as ``*``/``+`` (stone/empty)."""
         b = self.board
         size = self.ranks + 1
@@ -618,62 +662,17 @@ class Netzwerk(Game):
                     f"(* = energy stone; Player 1 plays up from rank 1)")
         return "\n".join(rows)
 
-    def diagram(self, state: "NetzwerkState", last_move: "NetTurn | None" = None) -> dict:
+    def diagram(self, state: NetzwerkState, last_move: NetTurn | None = None) -> dict:
         from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, SIDE_KEYS[p]) for p in (0, 1) for v in sorted(state.pieces[p])]
         stones += [Stone(v, "energy") for v in sorted(state.energy)]
         arrows = []
         if last_move is not None:
-            arrows = [Arrow((s.src, s.dst)) for s in last_move.pieces]
-            arrows += [Arrow((s.src, s.dst), color="#2a9d8f") for s in last_move.energy]
+            arrows = [Arrow((s.frm, s.to)) for s in last_move.pieces]
+            arrows += [Arrow((s.frm, s.to), color="#2a9d8f") for s in last_move.energy]
         return {"stones": stones, "arrows": arrows,
                 "title": f"{self.title}: {self.player_name(state.to_move)} to move (turn {state.ply + 1})"}
-
-
-# ---------------------------------------------------------------- values
-class TooManyTurnsError(RulesError):
-    """The list of legal turns would be too long to build."""
-
-
-@dataclass(frozen=True, order=True)
-class NetStep:
-    """One step of a turn: a piece from field to field, or an energy stone from point to point."""
-
-    src: NodeId
-    dst: NodeId
-
-
-@dataclass(frozen=True, eq=False)
-class NetTurn:
-    """A complete turn: piece steps in order, then energy steps in order.
-
-    ``result`` is the position the turn leads to when the turn is known to be legal
-    there; such turns compare equal when their results are equal (RULES.md §7).
-    """
-
-    pieces: tuple[NetStep, ...] = ()
-    energy: tuple[NetStep, ...] = ()
-    result: PositionKey | None = None
-
-    def _identity(self) -> tuple:
-        return ("position", self.result) if self.result is not None else ("steps", self.pieces, self.energy)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, NetTurn) and self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
-
-
-@dataclass(frozen=True)
-class NetzwerkState:
-    """``pieces[0]`` Player 1's fields, ``pieces[1]`` Player 2's; ``energy`` the occupied points."""
-
-    pieces: tuple[frozenset, frozenset]
-    energy: frozenset
-    to_move: int
-    ply: int
 
 
 # ---------------------------------------------------------------- helpers

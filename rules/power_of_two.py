@@ -39,10 +39,10 @@ from typing import Any, Iterable, Iterator, Mapping
 from powertwo.boards import BoardError, NodeId
 
 from .base import (
-    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
-    node_from_text, nodes_from_json, player_from_json, player_to_json, register, text_picture,
+    Game, InvalidMoveError, Option, Outcome, Player, RecordError, nodes_from_json, ray_between, register, text_picture,
 )
 
+# ---------------------------------------------------------------- constants
 STONES = 16
 """Stones per player."""
 CUSTOM_STONES = 4
@@ -51,8 +51,9 @@ SPACING = 2
 """A custom start needs at least this many nodes between two start stones on a common line."""
 
 
+# ---------------------------------------------------------------- state and moves
 @dataclass(frozen=True)
-class PowerState:
+class PowerOfTwoState:
     """A position: each side's stones on the board, which of them are aged, whose turn, moves made.
 
     The reserve of a player is ``16`` minus their stones on the board.
@@ -84,33 +85,17 @@ class Turn:
     placed: frozenset[NodeId] = frozenset()
 
 
-def match_all(options: list[tuple[NodeId, ...]]) -> dict[int, NodeId] | None:
-    """Give every entry ``i`` of ``options`` its own node from ``options[i]`` (Kuhn's augmenting
-    paths); the assignment, or ``None`` when no assignment covers every entry."""
-    owner: dict[NodeId, int] = {}
-
-    def augment(i: int, seen: set[NodeId]) -> bool:
-        for node in options[i]:
-            if node not in seen:
-                seen.add(node)
-                if node not in owner or augment(owner[node], seen):
-                    owner[node] = i
-                    return True
-        return False
-
-    for i in range(len(options)):
-        if not augment(i, set()):
-            return None
-    return {i: node for node, i in owner.items()}
-
-
+# ---------------------------------------------------------------- metadata
 @register
-class PowerOfTwo(Game):
+class PowerOfTwo(Game[PowerOfTwoState, Turn]):
     name = "power-of-two"
     title = "The Power of Two"
     board_name = "power-of-two"
     default_start = "standard"
     start_names = ("standard", "corners")
+    player_keys = ("light", "dark")
+    position_fields = ("light", "dark")
+    move_types = (Turn,)
     options_spec = (
         Option("exact_reserve", False,
                "advanced rule (Hinweis 5): a slide opening more doorways than the reserve holds is illegal",
@@ -136,7 +121,7 @@ class PowerOfTwo(Game):
         return out
 
     # ------------------------------------------------------------ starts
-    def start(self, start: str | None = None, **kwargs: Any) -> PowerState:
+    def start(self, start: str | None = None, **kwargs: Any) -> PowerOfTwoState:
         name = start or self.default_start
         if name.startswith("custom"):
             if name != "custom":
@@ -146,7 +131,7 @@ class PowerOfTwo(Game):
             sides = self.board.start(name)
         except BoardError as exc:
             raise RecordError(f"game {self.name}: {exc}; or custom:L,L,L,L/D,D,D,D") from None
-        return PowerState(frozenset(sides.get("light", ())), frozenset(sides.get("dark", ())))
+        return PowerOfTwoState(frozenset(sides.get("light", ())), frozenset(sides.get("dark", ())))
 
     def _custom_text(self, text: str) -> dict[str, list[str]]:
         body = text[len("custom"):]
@@ -155,7 +140,7 @@ class PowerOfTwo(Game):
         light, dark = body[1:].split("/")
         return {"light": [t for t in light.split(",") if t.strip()], "dark": [t for t in dark.split(",") if t.strip()]}
 
-    def custom_start(self, light: Iterable, dark: Iterable) -> PowerState:
+    def custom_start(self, light: Iterable, dark: Iterable) -> PowerOfTwoState:
         """A custom start: 4 stones each, any two on a common line at least 2 nodes apart."""
         sides = []
         for side, raw in (("Light", light), ("Dark", dark)):
@@ -175,7 +160,7 @@ class PowerOfTwo(Game):
         broken = self.spacing_fault(every)
         if broken:
             raise RecordError(f"custom start: {broken}")
-        return PowerState(frozenset(sides[0]), frozenset(sides[1]))
+        return PowerOfTwoState(frozenset(sides[0]), frozenset(sides[1]))
 
     def spacing_fault(self, nodes: Iterable[NodeId]) -> str | None:
         """Why a set of start stones breaks the spacing rule (naming the pair), or ``None``."""
@@ -191,7 +176,7 @@ class PowerOfTwo(Game):
         return None
 
     # ------------------------------------------------------------ the fast generator
-    def destinations(self, state: PowerState, frm: NodeId) -> Iterator[NodeId]:
+    def destinations(self, state: PowerOfTwoState, frm: NodeId) -> Iterator[NodeId]:
         """Free nodes reachable by sliding from ``frm`` along a line without passing a stone."""
         occ = state.occupied
         for ray in self.board.rays[frm]:
@@ -231,7 +216,7 @@ class PowerOfTwo(Game):
                 out.append(frozenset(chosen))
         return out
 
-    def pseudo_legal_moves(self, state: PowerState) -> Iterator[Turn]:
+    def pseudo_legal_moves(self, state: PowerOfTwoState) -> Iterator[Turn]:
         me = state.to_move
         reserve = state.reserve(me)
         occ = state.occupied
@@ -249,7 +234,7 @@ class PowerOfTwo(Game):
                 for placed in self.placements(options, min(len(ends), reserve)):
                     yield Turn(frm, to, placed)
 
-    def has_legal_move(self, state: PowerState) -> bool:
+    def has_legal_move(self, state: PowerOfTwoState) -> bool:
         me = state.to_move
         reserve = state.reserve(me)
         occ = state.occupied
@@ -264,9 +249,7 @@ class PowerOfTwo(Game):
         return False
 
     # ------------------------------------------------------------ legality with reasons
-    def illegality(self, state: PowerState, move: Turn) -> str | None:
-        if not isinstance(move, Turn):
-            return f"not a move of {self.name}: {move!r}"
+    def illegality(self, state: PowerOfTwoState, move: Turn) -> str | None:
         b = self.board
         me = state.to_move
         lab = b.label
@@ -280,10 +263,10 @@ class PowerOfTwo(Game):
             return "the stone must move (origin and destination are the same)"
         if move.to in state.occupied:
             return f"destination {lab(move.to)} is occupied"
-        ray = next((r for r in b.rays[move.frm] if move.to in r), None)
+        ray = ray_between(b, move.frm, move.to)
         if ray is None:
             return f"{lab(move.frm)} and {lab(move.to)} are not on a common line"
-        blocker = next((v for v in ray[:ray.index(move.to)] if v in state.occupied), None)
+        blocker = next((v for v in ray[:-1] if v in state.occupied), None)
         if blocker is not None:
             return f"the slide {lab(move.frm)}-{lab(move.to)} passes over the stone on {lab(blocker)}"
         after = (state.occupied - {move.frm}) | {move.to}
@@ -317,7 +300,7 @@ class PowerOfTwo(Game):
         return None
 
     # ------------------------------------------------------------ applying
-    def _apply(self, state: PowerState, move: Turn) -> PowerState:
+    def _apply(self, state: PowerOfTwoState, move: Turn) -> PowerOfTwoState:
         me = state.to_move
         mine = set(state.stones(me))
         mine.discard(move.frm)
@@ -340,7 +323,7 @@ class PowerOfTwo(Game):
                 else:  # ageing: once per turn
                     aged.add(v)
         light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
-        return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
+        return PowerOfTwoState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
 
     def served(self, after: frozenset[NodeId], move: Turn, ends: list[NodeId]) -> list[NodeId]:
         """The ends of the doorways whose stones age this turn: those that received a stone, i.e. a
@@ -351,7 +334,7 @@ class PowerOfTwo(Game):
             return ends
         return [e for e in ends if any(c in move.placed for c in self.common[move.to, e])]
 
-    def outcome(self, state: PowerState) -> Outcome | None:
+    def outcome(self, state: PowerOfTwoState) -> Outcome | None:
         cache = self._outcomes
         if state in cache:
             return cache[state]
@@ -361,10 +344,10 @@ class PowerOfTwo(Game):
         return result
 
     @cached_property
-    def _outcomes(self) -> dict[PowerState, Outcome | None]:
+    def _outcomes(self) -> dict[PowerOfTwoState, Outcome | None]:
         return {}
 
-    def _outcome(self, state: PowerState) -> Outcome | None:
+    def _outcome(self, state: PowerOfTwoState) -> Outcome | None:
         last = 1 - state.to_move
         if len(state.stones(last)) >= STONES:
             return Outcome(last, f"{self.player_name(last)} has all {STONES} stones on the board")
@@ -373,7 +356,7 @@ class PowerOfTwo(Game):
         return None
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state=None) -> Turn:
+    def parse_move(self, text: str, state: PowerOfTwoState | None = None) -> Turn:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         tokens = text.replace("+", " +").split()
@@ -382,38 +365,36 @@ class PowerOfTwo(Game):
         slide = tokens[0].split("-")
         if len(slide) != 2 or not all(slide):
             raise InvalidMoveError(f"{tokens[0]!r} is not a slide FROM-TO (e.g. 42-47)")
-        frm, to = (node_from_text(self.board, t) for t in slide)
+        frm, to = (self.node_from_text(t) for t in slide)
         placed = []
         for tok in tokens[1:]:
             if not tok.startswith("+") or len(tok) == 1:
                 raise InvalidMoveError(f"{tok!r}: write each placement as +NODE")
-            v = node_from_text(self.board, tok[1:])
+            v = self.node_from_text(tok[1:])
             if v in placed:
                 raise InvalidMoveError(f"placement {tok[1:]} is written twice")
             placed.append(v)
         return Turn(frm, to, frozenset(placed))
 
-    def format_move(self, move: Turn, state=None) -> str:
-        if not isinstance(move, Turn):
-            return repr(move)
+    def format_move(self, move: Turn, state: PowerOfTwoState | None = None) -> str:
         lab = self.board.label
         return " ".join([f"{lab(move.frm)}-{lab(move.to)}"] + [f"+{lab(v)}" for v in sorted(move.placed)])
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: PowerState) -> dict:
+    def state_to_json(self, state: PowerOfTwoState) -> dict:
         return {
             "game": self.name,
             "light": sorted(state.light),
             "dark": sorted(state.dark),
             "aged": sorted(state.aged),
-            "to_move": player_to_json(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
         }
 
-    def state_from_json(self, data: Mapping) -> PowerState:
-        check_position_game(self, data)
-        light = nodes_from_json(self.board, data.get("light", []), "position field 'light'")
-        dark = nodes_from_json(self.board, data.get("dark", []), "position field 'dark'")
+    def state_from_json(self, data: Mapping) -> PowerOfTwoState:
+        self.check_position(data)
+        light = nodes_from_json(self.board, data["light"], "position field 'light'")
+        dark = nodes_from_json(self.board, data["dark"], "position field 'dark'")
         aged = nodes_from_json(self.board, data.get("aged", []), "position field 'aged'")
         both = light & dark
         if both:
@@ -424,12 +405,11 @@ class PowerOfTwo(Game):
         stray = aged - light - dark
         if stray:
             raise RecordError(f"position field 'aged': node {self.board.label(min(stray))} holds no stone")
-        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
-        ply = int_from_json(data.get("ply", 0), "position field 'ply'")
-        return PowerState(light, dark, aged, to_move, ply)
+        to_move, ply = self.to_move_and_ply(data)
+        return PowerOfTwoState(light, dark, aged, to_move, ply)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: PowerState) -> str:
+    def render_text(self, state: PowerOfTwoState) -> str:
         cells = {}
         for v in state.light:
             cells[v] = "l" if v in state.aged else "L"
@@ -444,7 +424,7 @@ class PowerOfTwo(Game):
         lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
         return "\n".join(lines)
 
-    def diagram(self, state: PowerState, last_move: Turn | None = None) -> dict:
+    def diagram(self, state: PowerOfTwoState, last_move: Turn | None = None) -> dict:
         from powertwo.boards.draw import Arrow, Stone
 
         stones = [Stone(v, "light", v in state.aged) for v in sorted(state.light)]
@@ -452,7 +432,33 @@ class PowerOfTwo(Game):
         kw: dict = {"stones": stones,
                     "title": f"{self.title}: move {state.ply}, {self.player_name(state.to_move)} to move"}
         if isinstance(last_move, Turn):
-            ray = next((r for r in self.board.rays[last_move.frm] if last_move.to in r), (last_move.to,))
-            kw["arrows"] = [Arrow((last_move.frm,) + tuple(ray[:ray.index(last_move.to) + 1]))]
+            kw["arrows"] = [Arrow((last_move.frm,) + (ray_between(self.board, last_move.frm, last_move.to)
+                                                      or (last_move.to,)))]
             kw["highlight"] = sorted(last_move.placed)
         return kw
+
+
+
+# ---------------------------------------------------------------- helpers
+def match_all(options: list[tuple[NodeId, ...]]) -> dict[int, NodeId] | None:
+    """Give every entry ``i`` of ``options`` its own node from ``options[i]`` (Kuhn's augmenting
+    paths); the assignment, or ``None`` when no assignment covers every entry."""
+    owner: dict[NodeId, int] = {}
+
+    def augment(i: int, seen: set[NodeId]) -> bool:
+        for node in options[i]:
+            if node not in seen:
+                seen.add(node)
+                if node not in owner or augment(owner[node], seen):
+                    owner[node] = i
+                    return True
+        return False
+
+    for i in range(len(options)):
+        if not augment(i, set()):
+            return None
+    return {i: node for node, i in owner.items()}
+
+
+PowerState = PowerOfTwoState
+"""The earlier name of :class:`PowerOfTwoState`, kept for code written against it."""

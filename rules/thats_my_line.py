@@ -22,16 +22,16 @@ from typing import Any, Iterator, Mapping
 
 from powertwo.boards import NodeId
 
-from .base import (
-    Game, InvalidMoveError, Option, Outcome, Player, RecordError, check_position_game, int_from_json,
-    node_from_text, nodes_from_json, player_from_json, player_to_json, register,
-)
+from .base import Game, InvalidMoveError, Option, Outcome, Player, RecordError, int_from_json, nodes_from_json, register
 
+# ---------------------------------------------------------------- constants
 UNLIMITED = "unlimited"
 
 
+# ---------------------------------------------------------------- state and moves
+
 @dataclass(frozen=True)
-class TMLState:
+class ThatsMyLineState:
     """A position: each side's stones, whose turn, moves made, who placed last (``None``: nobody yet)."""
 
     light: frozenset[NodeId]
@@ -61,27 +61,20 @@ class Pass:
 
 
 PASS = Pass()
-TMLMove = Place | Pass
+ThatsMyLineMove = Place | Pass
 
 
-def stones_option(value: Any) -> int | None:
-    """The supply option as a number of stones, ``None`` for unlimited; ValueError otherwise."""
-    if value == UNLIMITED or value is None:
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {value!r}")
-
-
+# ---------------------------------------------------------------- metadata
 @register
-class ThatsMyLine(Game):
+class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
     name = "thats-my-line"
     title = "That's My Line"
     board_name = "power-of-two"
     default_start = "empty"
     start_names = ("empty",)
+    player_keys = ("light", "dark")
+    position_fields = ("light", "dark")
+    move_types = (Place, Pass)
     options_spec = (
         Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)"),
     )
@@ -110,16 +103,16 @@ class ThatsMyLine(Game):
         return sum(1 << v for v in self.board.nodes)
 
     # ------------------------------------------------------------ rules
-    def start(self, start: str | None = None, **kwargs: Any) -> TMLState:
+    def start(self, start: str | None = None, **kwargs: Any) -> ThatsMyLineState:
         name = start or self.default_start
         if name != "empty":
             raise RecordError(f"game {self.name}: unknown start {name!r} (known: empty)")
-        return TMLState(frozenset(), frozenset())
+        return ThatsMyLineState(frozenset(), frozenset())
 
-    def has_supply(self, state: TMLState, player: Player) -> bool:
+    def has_supply(self, state: ThatsMyLineState, player: Player) -> bool:
         return self.supply is None or len(state.stones(player)) < self.supply
 
-    def open_mask(self, state: TMLState, player: Player) -> int:
+    def open_mask(self, state: ThatsMyLineState, player: Player) -> int:
         """Bitmask of the nodes where ``player`` may place (ignoring the supply)."""
         closed = 0
         mates = self.line_mates
@@ -129,30 +122,30 @@ class ThatsMyLine(Game):
             closed |= 1 << v
         return self.all_nodes & ~closed
 
-    def placeable(self, state: TMLState, player: Player) -> list[NodeId]:
+    def placeable(self, state: ThatsMyLineState, player: Player) -> list[NodeId]:
         """The nodes where ``player`` may place now (empty when the supply is used up)."""
         if not self.has_supply(state, player):
             return []
         mask = self.open_mask(state, player)
         return [v for v in self.board.nodes if mask >> v & 1]
 
-    def can_place(self, state: TMLState, player: Player) -> bool:
+    def can_place(self, state: ThatsMyLineState, player: Player) -> bool:
         return self.has_supply(state, player) and self.open_mask(state, player) != 0
 
-    def pseudo_legal_moves(self, state: TMLState) -> Iterator[TMLMove]:
+    def pseudo_legal_moves(self, state: ThatsMyLineState) -> Iterator[ThatsMyLineMove]:
         nodes = self.placeable(state, state.to_move)
         if nodes:
             return iter([Place(v) for v in nodes])
         return iter([PASS])
 
-    def illegality(self, state: TMLState, move: TMLMove) -> str | None:
+    def illegality(self, state: ThatsMyLineState, move: ThatsMyLineMove) -> str | None:
         me = state.to_move
         if isinstance(move, Pass):
             if self.can_place(state, me):
                 return "a player who can place must place (pass only when no placement is possible)"
             return None
-        if not isinstance(move, Place) or not self.board.has_node(move.node):
-            return f"not a move of {self.name}: {move!r}"
+        if not self.board.has_node(move.node):
+            return f"not a node of the board: {move.node!r}"
         v = move.node
         label = self.board.label(v)
         if v in state.occupied:
@@ -167,18 +160,18 @@ class ThatsMyLine(Game):
                                 f"which holds a {self.player_name(1 - me)} stone on {self.board.label(w)}")
         return None
 
-    def _apply(self, state: TMLState, move: TMLMove) -> TMLState:
+    def _apply(self, state: ThatsMyLineState, move: ThatsMyLineMove) -> ThatsMyLineState:
         me = state.to_move
         if isinstance(move, Pass):
-            return TMLState(state.light, state.dark, 1 - me, state.ply + 1, state.last_placer)
+            return ThatsMyLineState(state.light, state.dark, 1 - me, state.ply + 1, state.last_placer)
         light, dark = state.light, state.dark
         if me == 0:
             light = light | {move.node}
         else:
             dark = dark | {move.node}
-        return TMLState(light, dark, 1 - me, state.ply + 1, me)
+        return ThatsMyLineState(light, dark, 1 - me, state.ply + 1, me)
 
-    def outcome(self, state: TMLState) -> Outcome | None:
+    def outcome(self, state: ThatsMyLineState) -> Outcome | None:
         if self.can_place(state, 0) or self.can_place(state, 1):
             return None
         n_light, n_dark = len(state.light), len(state.dark)
@@ -192,7 +185,7 @@ class ThatsMyLine(Game):
                        f"neither can place; equal counts ({counts}), {self.player_name(state.last_placer)} placed last")
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state=None) -> TMLMove:
+    def parse_move(self, text: str, state: ThatsMyLineState | None = None) -> ThatsMyLineMove:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         t = text.strip()
@@ -200,30 +193,28 @@ class ThatsMyLine(Game):
             return PASS
         if not t:
             raise InvalidMoveError("empty move (write a node id or 'pass')")
-        return Place(node_from_text(self.board, t))
+        return Place(self.node_from_text(t))
 
-    def format_move(self, move: TMLMove, state=None) -> str:
+    def format_move(self, move: ThatsMyLineMove, state: ThatsMyLineState | None = None) -> str:
         if isinstance(move, Pass):
             return "pass"
-        if isinstance(move, Place) and self.board.has_node(move.node):
-            return self.board.label(move.node)
-        return repr(move)
+        return self.board.label(move.node) if self.board.has_node(move.node) else repr(move.node)
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: TMLState) -> dict:
+    def state_to_json(self, state: ThatsMyLineState) -> dict:
         return {
             "game": self.name,
             "light": sorted(state.light),
             "dark": sorted(state.dark),
-            "to_move": player_to_json(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
-            "last_placer": None if state.last_placer is None else player_to_json(state.last_placer),
+            "last_placer": None if state.last_placer is None else self.player_to_json(state.last_placer),
         }
 
-    def state_from_json(self, data: Mapping) -> TMLState:
-        check_position_game(self, data)
-        light = nodes_from_json(self.board, data.get("light", []), "position field 'light'")
-        dark = nodes_from_json(self.board, data.get("dark", []), "position field 'dark'")
+    def state_from_json(self, data: Mapping) -> ThatsMyLineState:
+        self.check_position(data)
+        light = nodes_from_json(self.board, data["light"], "position field 'light'")
+        dark = nodes_from_json(self.board, data["dark"], "position field 'dark'")
         both = light & dark
         if both:
             raise RecordError(f"position: node {self.board.label(min(both))} holds both a Light and a Dark stone")
@@ -231,14 +222,14 @@ class ThatsMyLine(Game):
             if self.supply is not None and len(stones) > self.supply:
                 raise RecordError(f"position: {self.player_name(player)} has {len(stones)} stones, "
                                   f"more than the supply of {self.supply}")
-        to_move = player_from_json(data.get("to_move", "light"), "position field 'to_move'")
+        to_move = self.player_from_json(data.get("to_move", self.player_keys[0]))
         ply = int_from_json(data.get("ply", len(light) + len(dark)), "position field 'ply'")
         raw_last = data.get("last_placer")
-        last = None if raw_last is None else player_from_json(raw_last, "position field 'last_placer'")
-        return TMLState(light, dark, to_move, ply, last)
+        last = None if raw_last is None else self.player_from_json(raw_last, "position field 'last_placer'")
+        return ThatsMyLineState(light, dark, to_move, ply, last)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: TMLState) -> str:
+    def render_text(self, state: ThatsMyLineState) -> str:
         rows = []
         for player in (0, 1):
             stones = " ".join(self.board.label(v) for v in sorted(state.stones(player))) or "-"
@@ -250,7 +241,7 @@ class ThatsMyLine(Game):
         rows.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
         return "\n".join(rows)
 
-    def diagram(self, state: TMLState, last_move: TMLMove | None = None) -> dict:
+    def diagram(self, state: ThatsMyLineState, last_move: ThatsMyLineMove | None = None) -> dict:
         from powertwo.boards.draw import Stone
 
         stones = [Stone(v, "light") for v in sorted(state.light)] + [Stone(v, "dark") for v in sorted(state.dark)]
@@ -262,3 +253,19 @@ class ThatsMyLine(Game):
         if isinstance(last_move, Place):
             kw["highlight"] = [last_move.node]
         return kw
+
+
+# ---------------------------------------------------------------- helpers
+def stones_option(value: Any) -> int | None:
+    """The supply option as a number of stones, ``None`` for unlimited; ValueError otherwise."""
+    if value == UNLIMITED or value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {value!r}")
+
+
+TMLState = ThatsMyLineState
+"""The earlier name of :class:`ThatsMyLineState`, kept for code written against it."""

@@ -31,36 +31,78 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from functools import cached_property
 from typing import Any, Iterator, Mapping, Union
 
 from powertwo.boards import Board, BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Option, Outcome, RecordError, register
-from .base import player_field, ply_field, read_json_file, square_key
+from .base import Game, InvalidMoveError, Option, Outcome, RecordError, node_from_json, register, square_key
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
 SIDE_KEYS = ("light", "dark")
 STONE_CHARS = "WB"
 """How a stack is written in JSON and text: its stones bottom to top, ``W`` White, ``B`` Black."""
-TOWER_RE = re.compile(r"^\s*([a-z]\d{1,2})\s*-\s*([a-z]\d{1,2})\s*/\s*([a-z]\d{1,2})\s*$")
-STEP_RE = re.compile(r"^\s*([a-z]\d{1,2})\s*[-x]\s*([a-z]\d{1,2})\s*$")
+TOWER_RE = re.compile(r"^\s*(\w+)\s*-\s*(\w+)\s*/\s*(\w+)\s*$")
+STEP_RE = re.compile(r"^\s*([a-z]\d{1,2}|\d+)\s*[-x]\s*([a-z]\d{1,2}|\d+)\s*$")
+"""Squares are written by name (``b2``) or node id (``10``)."""
 REPETITIONS_FOR_DRAW = 3
 
 Stack = tuple[int, ...]
 """A square's stones, bottom first: ``(0, 1)`` is a White stone under a Black one."""
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+"""The 8 directions (file step, rank step), indexed as in the ray tables."""
+
+
+# ---------------------------------------------------------------- state and moves
+@dataclass(frozen=True, order=True)
+class TowerMove:
+    """A tower move: the run from ``start`` to ``base``, sown from ``toward`` (next to the base) on."""
+
+    start: NodeId
+    base: NodeId
+    toward: NodeId
+
+
+@dataclass(frozen=True, order=True)
+class Step:
+    """A single step of an isolated stone from ``frm`` to the neighbouring ``to``."""
+
+    frm: NodeId
+    to: NodeId
+
+
+TowerOfPowerMove = Union[TowerMove, Step]
+
+
+@dataclass(frozen=True)
+class TowerOfPowerState:
+    """``stacks[v - 1]`` the stones on square ``v`` bottom first; ``history`` the keys
+    ``(stacks, to_move)`` of every earlier position of the game, for repetition."""
+
+    stacks: tuple[Stack, ...]
+    to_move: int
+    ply: int
+    history: tuple[tuple[tuple[Stack, ...], int], ...] = ()
+
+    @property
+    def key(self) -> tuple[tuple[Stack, ...], int]:
+        """What repetition compares: the stacks and the player to move."""
+        return (self.stacks, self.to_move)
 
 
 # ---------------------------------------------------------------- metadata
 @register
-class TowerOfPower(Game):
+class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
     """Tower of Power on the shipped 8x8 board."""
 
     name = "tower-of-power"
     title = "Tower of Power"
     board_name = "tower-of-power"
     player_names = ("White", "Black")
+    player_keys = ("white", "black")
+    position_fields = ("stacks",)
+    move_types = (TowerMove, Step)
     options_spec = (
         Option("move_limit", 0, "the game is drawn after this many plies (0: no limit)"),
         Option("step_capture", True,
@@ -74,43 +116,58 @@ class TowerOfPower(Game):
         limit = self.options["move_limit"]
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise RecordError(f"game {self.name}: option move_limit must be a whole number >= 0, not {limit!r}")
+
+    # ------------------------------------------------------------ tables (built on first use)
+    @cached_property
+    def _rays(self) -> list[list[tuple[NodeId, ...]]]:
+        """``_rays[node][d]``: the squares sliding away from ``node`` in direction ``d`` (maybe none)."""
         b = self.board
-        # direction index by (dx, dy); rays[node][dir] = squares sliding away (possibly empty)
-        self._dirs: tuple[tuple[int, int], ...] = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
-        self._rays: list[list[tuple[NodeId, ...]]] = [[() for _ in self._dirs] for _ in range(b.size + 1)]
+        rays: list[list[tuple[NodeId, ...]]] = [[() for _ in DIRECTIONS] for _ in range(b.size + 1)]
         for v in b.nodes:
             x, y = b.coord(v)
             for ray in b.rays[v]:
                 dx, dy = b.coord(ray[0])[0] - x, b.coord(ray[0])[1] - y
-                self._rays[v][self._dirs.index((int(dx), int(dy)))] = ray
-        self._neighbours = {v: tuple(r[0] for r in self._rays[v] if r) for v in b.nodes}
-        self._direction: dict[tuple[NodeId, NodeId], int] = {
-            (v, r[0]): d for v in b.nodes for d, r in enumerate(self._rays[v]) if r}
-        # _tower_moves_up_to[base][j]: tower moves from ``base`` with a run of up to j + 1 squares
-        # along one direction (each run length k counts the sowing directions other than the run's
-        # own with room for k - 1 stones)
-        self._tower_moves_up_to: list[list[int]] = [[] for _ in range(b.size + 1)]
-        for v in b.nodes:
+                rays[v][DIRECTIONS.index((int(dx), int(dy)))] = ray
+        return rays
+
+    @cached_property
+    def _neighbours(self) -> dict[NodeId, tuple[NodeId, ...]]:
+        return {v: tuple(r[0] for r in self._rays[v] if r) for v in self.board.nodes}
+
+    @cached_property
+    def _direction(self) -> dict[tuple[NodeId, NodeId], int]:
+        """The direction index from a square to each neighbour."""
+        return {(v, r[0]): d for v in self.board.nodes for d, r in enumerate(self._rays[v]) if r}
+
+    @cached_property
+    def _tower_moves_up_to(self) -> list[list[int]]:
+        """``[base][j]``: tower moves from ``base`` with a run of up to j + 1 squares along one
+        direction (each run length k counts the sowing directions other than the run's own with
+        room for k - 1 stones)."""
+        out: list[list[int]] = [[] for _ in range(self.board.size + 1)]
+        for v in self.board.nodes:
             lengths = [len(r) for r in self._rays[v]]
             cumulative = [0]
             for j in range(1, max(lengths) + 1):
                 cumulative.append(cumulative[-1] + sum(1 for n in lengths if n >= j) - 1)
-            self._tower_moves_up_to[v] = cumulative
+            out[v] = cumulative
+        return out
 
     # ------------------------------------------------------------ state
-    def start(self, start: str | None = None, **kwargs: Any) -> "TowerState":
+    def start(self, start: str | None = None, **kwargs: Any) -> TowerOfPowerState:
         name = start or self.default_start
-        if name not in self.board.start_names and Path(name).is_file():
-            return self.state_from_json(read_json_file(name))
-        sides = self.board.start(name)
+        try:
+            sides = self.board.start(name)
+        except BoardError as exc:
+            raise RecordError(f"game {self.name}: {exc}") from None
         stacks: list[Stack] = [() for _ in self.board.nodes]
         for player, key in enumerate(SIDE_KEYS):
             for v in sides.get(key, ()):
                 stacks[v - 1] = (player,)
-        return TowerState(stacks=tuple(stacks), to_move=WHITE, ply=0, history=())
+        return TowerOfPowerState(stacks=tuple(stacks), to_move=WHITE, ply=0, history=())
 
     # ------------------------------------------------------------ legal moves
-    def pseudo_legal_moves(self, state: "TowerState") -> Iterator["TowerMove | Step"]:
+    def pseudo_legal_moves(self, state: TowerOfPowerState) -> Iterator[TowerOfPowerMove]:
         """Every legal move (exact): tower moves by base, run direction, length and sowing
         direction, then single steps of isolated stones."""
         me, stacks, rays = state.to_move, state.stacks, self._rays
@@ -135,8 +192,8 @@ class TowerOfPower(Game):
                     if capture or not stacks[w - 1]:  # an isolated stone has no own neighbour
                         yield Step(v, w)
 
-    def count_moves(self, state: "TowerState") -> int:
-        """``len(pseudo_legal_moves(state))`` without building the moves (perft's last level)."""
+    def count_moves(self, state: TowerOfPowerState) -> int:
+        """The number of legal moves without building them (perft's last level; the generator is exact)."""
         me, stacks, rays = state.to_move, state.stacks, self._rays
         mine = [False] * (self.board.size + 1)
         for v in self.board.nodes:
@@ -162,16 +219,9 @@ class TowerOfPower(Game):
                     total += sum(1 for w in self._neighbours[base] if not stacks[w - 1])
         return total
 
-    def perft(self, state: "TowerState", depth: int) -> int:
-        """As :meth:`Game.perft`, counting the last level with :meth:`count_moves`."""
-        if depth == 1:
-            count = self.count_moves(state)
-            return 0 if count == 0 or self.draw(state) is not None else count
-        return super().perft(state, depth)
-
-    def illegality(self, state: "TowerState", move: "TowerMove | Step") -> str | None:
+    def illegality(self, state: TowerOfPowerState, move: TowerOfPowerMove) -> str | None:
         b = self.board
-        nodes = (move.start, move.base, move.toward) if isinstance(move, TowerMove) else (move.src, move.dst)
+        nodes = (move.start, move.base, move.toward) if isinstance(move, TowerMove) else (move.frm, move.to)
         if not all(b.has_node(v) for v in nodes):
             return "the move names a square that is not on the board"
         me = state.to_move
@@ -182,15 +232,15 @@ class TowerOfPower(Game):
             return bool(s) and s[-1] == me
 
         if isinstance(move, Step):
-            src, dst = b.label(move.src), b.label(move.dst)
-            if not controls(move.src):
+            src, dst = b.label(move.frm), b.label(move.to)
+            if not controls(move.frm):
                 return f"{src} is not controlled by {name}"
-            if move.dst not in self._neighbours[move.src]:
+            if move.to not in self._neighbours[move.frm]:
                 return f"a single step goes to a neighbouring square; {dst} is not next to {src}"
-            helpers = [w for w in self._neighbours[move.src] if controls(w)]
+            helpers = [w for w in self._neighbours[move.frm] if controls(w)]
             if helpers:
                 return f"the stone on {src} is not isolated ({b.label(min(helpers))} is also controlled by {name})"
-            if not self.options["step_capture"] and state.stacks[move.dst - 1]:
+            if not self.options["step_capture"] and state.stacks[move.to - 1]:
                 return (f"a single step may not capture (option step_capture off): {dst} is controlled by "
                         f"{self.player_name(1 - me)}")
             return None
@@ -216,11 +266,13 @@ class TowerOfPower(Game):
         return None
 
     # ------------------------------------------------------------ apply
-    def _apply(self, state: "TowerState", move: "TowerMove | Step") -> "TowerState":
+    def _apply(self, state: TowerOfPowerState, move: TowerOfPowerMove) -> TowerOfPowerState:
         me = state.to_move
         stacks = list(state.stacks)
+        lifted: tuple[NodeId, ...]
+        sown: tuple[NodeId, ...]
         if isinstance(move, Step):
-            lifted, sown = (move.src,), (move.dst,)
+            lifted, sown = (move.frm,), (move.to,)
         else:
             run_dir = next(d for d, r in enumerate(self._rays[move.base]) if move.start in r)
             run = self._rays[move.base][run_dir]
@@ -234,11 +286,11 @@ class TowerOfPower(Game):
             if s and s[-1] != me:
                 s = s[:-1]  # the opponent's top stone is captured
             stacks[v - 1] = s + (me,)
-        return TowerState(stacks=tuple(stacks), to_move=1 - me, ply=state.ply + 1,
+        return TowerOfPowerState(stacks=tuple(stacks), to_move=1 - me, ply=state.ply + 1,
                           history=state.history + (state.key,))
 
     # ------------------------------------------------------------ outcome
-    def outcome(self, state: "TowerState") -> Outcome | None:
+    def outcome(self, state: TowerOfPowerState) -> Outcome | None:
         p = state.to_move
         if next(iter(self.pseudo_legal_moves(state)), None) is None:
             has = any(p in s for s in state.stacks)
@@ -246,7 +298,7 @@ class TowerOfPower(Game):
                            else f"{self.player_name(p)} has no stones")
         return self.draw(state)
 
-    def draw(self, state: "TowerState") -> Outcome | None:
+    def draw(self, state: TowerOfPowerState) -> Outcome | None:
         """The draw by repetition or by the move limit, if it has come."""
         seen = state.history.count(state.key) + 1
         if seen >= REPETITIONS_FOR_DRAW:
@@ -257,40 +309,38 @@ class TowerOfPower(Game):
         return None
 
     # ------------------------------------------------------------ notation
-    def parse_move(self, text: str, state: "TowerState | None" = None) -> "TowerMove | Step":
+    def parse_move(self, text: str, state: TowerOfPowerState | None = None) -> TowerOfPowerMove:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
-        try:
-            m = TOWER_RE.match(text)
-            if m:
-                return TowerMove(*(self._square(g) for g in m.groups()))
-            m = STEP_RE.match(text)
-            if m:
-                return Step(*(self._square(g) for g in m.groups()))
-        except BoardError as exc:
-            raise InvalidMoveError(f"{text!r}: {exc}") from None
+        m = TOWER_RE.match(text)
+        if m:
+            return TowerMove(*(self._square(g, text) for g in m.groups()))
+        m = STEP_RE.match(text)
+        if m:
+            return Step(*(self._square(g, text) for g in m.groups()))
         raise InvalidMoveError(f"cannot read {text!r}: expected a tower move like b2-b4/c5 or a step like g5-f5")
 
-    def _square(self, label: str) -> NodeId:
-        node = self.board.node(label)
-        if self.board.label(node) != label:
-            raise BoardError(f"node {label} does not exist on board {self.board.name}")
-        return node
+    def _square(self, token: str, text: str) -> NodeId:
+        try:
+            return self.node_from_text(token)
+        except InvalidMoveError as exc:
+            raise InvalidMoveError(f"{text!r}: {exc}") from None
 
-    def format_move(self, move: "TowerMove | Step", state: "TowerState | None" = None) -> str:
+    def format_move(self, move: TowerOfPowerMove, state: TowerOfPowerState | None = None) -> str:
         lab = self.board.label
         if isinstance(move, Step):
-            return f"{lab(move.src)}-{lab(move.dst)}"
+            return f"{lab(move.frm)}-{lab(move.to)}"
         return f"{lab(move.start)}-{lab(move.base)}/{lab(move.toward)}"
 
     # ------------------------------------------------------------ JSON
-    def state_to_json(self, state: "TowerState") -> dict:
+    def state_to_json(self, state: TowerOfPowerState) -> dict:
         return {
             "game": self.name,
-            "to_move": self.player_name(state.to_move),
+            "to_move": self.player_to_json(state.to_move),
             "ply": state.ply,
             "stacks": self._stacks_json(state.stacks),
-            "history": [{"to_move": self.player_name(k[1]), "stacks": self._stacks_json(k[0])} for k in state.history],
+            "history": [{"to_move": self.player_to_json(k[1]), "stacks": self._stacks_json(k[0])}
+                        for k in state.history],
         }
 
     def _stacks_json(self, stacks: tuple[Stack, ...]) -> dict[str, str]:
@@ -302,23 +352,16 @@ class TowerOfPower(Game):
             raise RecordError(f"{where}: field 'stacks' must map squares to stones like \"WWB\"")
         stacks: list[Stack] = [() for _ in self.board.nodes]
         for label, stones in raw.items():
-            try:
-                v = self._square(label)
-            except BoardError as exc:
-                raise RecordError(f"{where}: field 'stacks': {exc}") from None
+            v = node_from_json(self.board, label, f"{where}: field 'stacks'")
             if not isinstance(stones, str) or not stones or any(c not in STONE_CHARS for c in stones):
                 raise RecordError(f"{where}: field 'stacks': square {label} must hold stones written with W and B, "
                                   f"bottom first, not {stones!r}")
             stacks[v - 1] = tuple(STONE_CHARS.index(c) for c in stones)
         return tuple(stacks)
 
-    def state_from_json(self, data: Mapping) -> "TowerState":
-        if not isinstance(data, Mapping):
-            raise RecordError("position: must be a JSON object")
-        if data.get("game", self.name) != self.name:
-            raise RecordError(f"position: field 'game' is {data.get('game')!r}, expected {self.name!r}")
-        to_move = player_field(data, self.player_names, "position")
-        ply = ply_field(data)
+    def state_from_json(self, data: Mapping) -> TowerOfPowerState:
+        self.check_position(data)
+        to_move, ply = self.to_move_and_ply(data)
         stacks = self._stacks_from_json(data.get("stacks"), "position")
         raw_history = data.get("history", [])
         if not isinstance(raw_history, list):
@@ -329,11 +372,11 @@ class TowerOfPower(Game):
             if not isinstance(item, Mapping):
                 raise RecordError(f"{where} must be an object with 'to_move' and 'stacks'")
             history.append((self._stacks_from_json(item.get("stacks"), where),
-                            player_field(item, self.player_names, where)))
-        return TowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
+                            self.player_from_json(item.get("to_move", self.player_keys[0]), f"{where} field 'to_move'")))
+        return TowerOfPowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: "TowerState") -> str:
+    def render_text(self, state: TowerOfPowerState) -> str:
         b = self.board
         files = sorted({lab[0] for lab in b.labels})
         top = max(int(lab[1:]) for lab in b.labels)
@@ -350,14 +393,14 @@ class TowerOfPower(Game):
                     f"Black {counts[1]} (W3 = a tower of 3 with a White stone on top)")
         return "\n".join(rows)
 
-    def diagram(self, state: "TowerState", last_move: "TowerMove | Step | None" = None) -> dict:
+    def diagram(self, state: TowerOfPowerState, last_move: TowerOfPowerMove | None = None) -> dict:
         from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
 
         stones = [Stone(v, SIDE_KEYS[s[-1]], text=str(len(s)) if len(s) > 1 else "")
                   for v, s in zip(self.board.nodes, state.stacks, strict=True) if s]
         arrows = []
         if isinstance(last_move, Step):
-            arrows = [Arrow((last_move.src, last_move.dst))]
+            arrows = [Arrow((last_move.frm, last_move.to))]
         elif isinstance(last_move, TowerMove) and (last_move.base, last_move.toward) in self._direction:
             sow = self._rays[last_move.base][self._direction[(last_move.base, last_move.toward)]]
             run = next((r for r in self._rays[last_move.base] if last_move.start in r), ())
@@ -369,38 +412,5 @@ class TowerOfPower(Game):
                 "title": f"{self.title}: {self.player_name(state.to_move)} to move (ply {state.ply})"}
 
 
-# ---------------------------------------------------------------- values
-@dataclass(frozen=True, order=True)
-class TowerMove:
-    """A tower move: the run from ``start`` to ``base``, sown from ``toward`` (next to the base) on."""
-
-    start: NodeId
-    base: NodeId
-    toward: NodeId
-
-
-@dataclass(frozen=True, order=True)
-class Step:
-    """A single step of an isolated stone."""
-
-    src: NodeId
-    dst: NodeId
-
-
-TowerOfPowerMove = Union[TowerMove, Step]
-
-
-@dataclass(frozen=True)
-class TowerState:
-    """``stacks[v - 1]`` the stones on square ``v`` bottom first; ``history`` the keys
-    ``(stacks, to_move)`` of every earlier position of the game, for repetition."""
-
-    stacks: tuple[Stack, ...]
-    to_move: int
-    ply: int
-    history: tuple[tuple[tuple[Stack, ...], int], ...] = ()
-
-    @property
-    def key(self) -> tuple[tuple[Stack, ...], int]:
-        """What repetition compares: the stacks and the player to move."""
-        return (self.stacks, self.to_move)
+TowerState = TowerOfPowerState
+"""The earlier name of :class:`TowerOfPowerState`, kept for code written against it."""

@@ -73,6 +73,27 @@ def test_rule_flags_set_yes_no_options(record):
     assert res.exit_code == 2 and "game power-of-two: unknown option 'count_win'" in res.stderr
 
 
+def test_start_may_name_a_position_file(record):
+    # RULES.md §6 "a start file": the CLI reads it (the rules layer reads no files)
+    path = record({"game": "epaminondas", "white": ["a1"], "black": ["n12"], "to_move": "white"}, "p.json")
+    res = run("perft", "epaminondas", "1", "--start", path)
+    assert res.exit_code == 0 and res.stdout.strip() == "3"
+    res = run("perft", "epaminondas", "1", "--start", "nowhere")
+    assert res.exit_code == 2 and "board epaminondas has no start position 'nowhere'" in res.stderr
+
+
+def test_empty_position_is_one_error_line_for_every_game(record):
+    from powertwo.rules import get_game, game_names
+
+    for name in game_names():
+        path = record({"game": name, "position": {}, "moves": []}, f"{name}.json")
+        res = run("validate", name, path)
+        fields = get_game(name).position_fields
+        assert res.exit_code == 2, name
+        assert res.stderr.startswith(f"powertwo: position: missing field{'s' if len(fields) > 1 else ''} "
+                                     + ", ".join(repr(f) for f in fields)), res.stderr
+
+
 def test_perft_from_a_record_position(record):
     path = record({"game": "power-of-two", "moves": ["42-31 +28"]})
     res = run("perft", "power-of-two", "1", "--position", path)

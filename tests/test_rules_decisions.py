@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from powertwo.cli import main
 from powertwo.rules import IllegalMoveError, get_game
-from powertwo.rules.david_goliath import DGState, Hurl
-from powertwo.rules.power_of_two import PowerState
+from powertwo.rules.david_goliath import DavidGoliathState, Hurl
+from powertwo.rules.power_of_two import PowerOfTwoState
 
 F = frozenset
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ FIFTEEN = F({60, 64, 42, 43, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13})
 
 def test_decision_a_short_reserve_places_all_its_stones_on_distinct_doorways():
     game = get_game("power-of-two")
-    state = PowerState(FIFTEEN, F({1, 5, 22, 23}))  # reserve 1; 64-47 opens two doorways
+    state = PowerOfTwoState(FIFTEEN, F({1, 5, 22, 23}))  # reserve 1; 64-47 opens two doorways
     assert sorted(game.format_move(m) for m in game.legal_moves(state) if m.frm == 64 and m.to == 47) == [
         "64-47 +50", "64-47 +51"]
     with pytest.raises(IllegalMoveError, match="the slide opens 2 doorways and the reserve holds 1: place 1 stone"):
@@ -67,7 +67,7 @@ def test_decision_the_throw_is_mandatory_when_possible_and_skipped_when_not():
         game.play(game.start(), "60-45")
     # David's reserve is empty and every thrown stone stands on a border line: nothing to throw
     border = F({1, 2, 3, 4, 5, 16, 20, 30, 35, 45, 49, 61, 62, 63, 64})
-    state = DGState(38, 26, border, F(), to_move=0, ply=30)
+    state = DavidGoliathState(38, 26, border, F(), to_move=0, ply=30)
     assert game.is_legal(state, Hurl(38, 42)) and not game.is_legal(state, Hurl(38, 42, 46, 30))
     assert all(m.throw is None for m in game.legal_moves(state))
 

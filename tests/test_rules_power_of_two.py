@@ -6,7 +6,7 @@ import pytest
 
 from powertwo.rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
 from powertwo.rules.plain import power_of_two as plain
-from powertwo.rules.power_of_two import PowerState, Turn, match_all
+from powertwo.rules.power_of_two import PowerOfTwoState, Turn, match_all
 
 F = frozenset
 # Light with 15 stones on the board (reserve 1); the slide 64-47 opens doorways 47-42 and 47-43
@@ -65,7 +65,7 @@ def test_move_slides_along_a_line_never_over_a_stone(game):
 
 def test_move_is_mandatory_no_slide_no_turn(game):
     # Light on 60 is walled in by Dark on every neighbour: no legal move, Light loses
-    walled = PowerState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=10)
+    walled = PowerOfTwoState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=10)
     assert game.legal_moves(walled) == []
     assert game.outcome(walled) == Outcome(1, "Light has no legal move")
 
@@ -94,14 +94,14 @@ def test_blocked_doorway_of_figure_5_is_refused(game):
 
 def test_doorway_matching_needs_distinct_third_corners(game):
     # 46-56 opens doorways 56-52 and 56-58; both have only the third corner 60: no matching
-    state = PowerState(F({46, 64}), F({52, 58, 1, 5}))
+    state = PowerOfTwoState(F({46, 64}), F({52, 58, 1, 5}))
     with pytest.raises(IllegalMoveError) as err:
         game.play(state, "46-56 +60")
     assert err.value.reason == "blocked doorways: the doorways 56-52, 56-58 cannot each get their own free third corner"
     assert "46-60 +45 +56" in texts(game, state, 46)
     assert [m for m in game.legal_moves(state) if m.to == 56] == []
     # three doorways 31-22, 31-30, 31-42 with the third corners 28 / 28, 36 / 36 only
-    crowded = PowerState(F({60, 64, 42, 43}), F({1, 5, 22, 23, 30}))
+    crowded = PowerOfTwoState(F({60, 64, 42, 43}), F({1, 5, 22, 23, 30}))
     with pytest.raises(IllegalMoveError, match="the doorways 31-22, 31-30, 31-42 cannot each get"):
         game.play(crowded, "60-31 +28 +36")
     assert texts(game, crowded, 42)[:0] == [] and [m for m in texts(game, crowded) if "-31" in m] == ["42-31 +28 +36"]
@@ -109,7 +109,7 @@ def test_doorway_matching_needs_distinct_third_corners(game):
 
 
 def test_placements_are_distinct_sets_one_per_doorway(game):
-    state = PowerState(F({46, 64}), F({52, 58, 1, 5}))
+    state = PowerOfTwoState(F({46, 64}), F({52, 58, 1, 5}))
     # 46-60 opens doorways 60-52 (third corners 45, 56) and 60-58 (56, 61): three distinct sets
     assert texts(game, state, 46)[-3:] == ["46-60 +45 +56", "46-60 +45 +61", "46-60 +56 +61"]
     # a position from a seeded random game: 43 and 62 are both third corners of the same doorway only
@@ -128,7 +128,7 @@ def test_ageing_once_per_turn_moved_stone_and_own_doorway_stones(game):
     after = game.play(game.start(), "42-10 +8")
     assert after.aged == {10}  # the moved stone ages; Dark's doorway stone 1 is never changed
     # 46-60 opens doorways 60-52 (third corners 45, 56) and 60-58 (56, 61), both to own stones; both served
-    state = PowerState(F({46, 52, 58}), DARK4)
+    state = PowerOfTwoState(F({46, 52, 58}), DARK4)
     after = game.play(state, "46-60 +45 +61")
     assert after.aged == {52, 58, 60}  # every own doorway stone and the moved one age, once
     assert 45 in after.light and 45 not in after.aged
@@ -137,15 +137,15 @@ def test_ageing_once_per_turn_moved_stone_and_own_doorway_stones(game):
 def test_ageing_only_of_doorways_that_received_a_stone(game):
     # Light has 15 stones and 1 in reserve; 64-47 opens doorways 47-42 (third corner 50) and
     # 47-43 (third corner 51); the one stone serves 47-42 only: 43 keeps its side (Aktion 4)
-    after = game.play(PowerState(FIFTEEN, DARK4), "64-47 +50")
+    after = game.play(PowerOfTwoState(FIFTEEN, DARK4), "64-47 +50")
     assert after.aged == {42, 47}
     assert 50 in after.light and 50 not in after.aged
-    assert game.play(PowerState(FIFTEEN, DARK4), "64-47 +51").aged == {43, 47}
+    assert game.play(PowerOfTwoState(FIFTEEN, DARK4), "64-47 +51").aged == {43, 47}
 
 
 def test_aged_stone_of_an_unserved_doorway_stays_and_the_player_wins(game):
     # the example: an aged stone on 43, its doorway 47-43 gets no stone: 43 stays, 16 on the board
-    state = PowerState(FIFTEEN, DARK4, F({43}))
+    state = PowerOfTwoState(FIFTEEN, DARK4, F({43}))
     after = game.play(state, "64-47 +50")
     assert after.light == FIFTEEN - {64} | {47, 50} and after.aged == {42, 43, 47}
     assert game.outcome(after) == Outcome(0, "Light has all 16 stones on the board")
@@ -158,12 +158,12 @@ def test_aged_stone_of_an_unserved_doorway_stays_and_the_player_wins(game):
 
 def test_option_age_unserved_keeps_the_earlier_reading():
     old = get_game("power-of-two", age_unserved=True)
-    state = PowerState(FIFTEEN, DARK4, F({43}))
+    state = PowerOfTwoState(FIFTEEN, DARK4, F({43}))
     after = old.play(state, "64-47 +50")  # 47-43 got no stone, but 43 retires all the same
     assert after.light == FIFTEEN - {64, 43} | {47, 50} and after.aged == {42, 47}
     assert old.outcome(after) is None
     assert plain.apply(old, state, old.parse_move("64-47 +50")) == after
-    assert old.play(PowerState(FIFTEEN, DARK4), "64-47 +50").aged == {42, 43, 47}
+    assert old.play(PowerOfTwoState(FIFTEEN, DARK4), "64-47 +50").aged == {42, 43, 47}
     assert get_game("power-of-two", age_unserved="true").age_unserved is True
     assert get_game("power-of-two").age_unserved is False
 
@@ -172,7 +172,7 @@ def test_no_ageing_when_the_reserve_is_empty(game):
     # Light has all 16 stones on the board but it is Light's turn (a position file may say so):
     # the slide opens doorways, none receives a stone, nobody ages; age_unserved ages them
     sixteen = FIFTEEN | {44}
-    state = PowerState(sixteen, DARK4, F({42}), to_move=0, ply=30)
+    state = PowerOfTwoState(sixteen, DARK4, F({42}), to_move=0, ply=30)
     move = Turn(64, 47)
     assert game.is_legal(state, move)
     after = game.apply(state, move)
@@ -188,21 +188,21 @@ def test_no_ageing_when_the_reserve_is_empty(game):
 
 
 def test_retiring_aged_doorway_stones(game):
-    state = PowerState(F({31, 60}), F({1, 5}), F({31}))
+    state = PowerOfTwoState(F({31, 60}), F({1, 5}), F({31}))
     after = game.play(state, "60-36 +30")  # doorway 36-31: 31 was aged, so it retires
     assert after.light == {30, 36} and after.aged == {36}
     assert after.reserve(0) == 14
 
 
 def test_retiring_the_moved_stone_when_it_was_aged(game):
-    state = PowerState(F({31, 60}), F({1, 5}), F({60}))
+    state = PowerOfTwoState(F({31, 60}), F({1, 5}), F({60}))
     after = game.play(state, "60-36 +30")  # the moved stone was aged: it retires; 31 ages
     assert after.light == {30, 31} and after.aged == {31}
 
 
 # ---------------------------------------------------------------- reserve
 def test_short_reserve_places_what_it_has(game):
-    state = PowerState(FIFTEEN, DARK4)
+    state = PowerOfTwoState(FIFTEEN, DARK4)
     assert texts(game, state, 64)[:0] == [] and [t for t in texts(game, state, 64) if t.startswith("64-47")] == [
         "64-47 +50", "64-47 +51"]
     with pytest.raises(IllegalMoveError,
@@ -212,7 +212,7 @@ def test_short_reserve_places_what_it_has(game):
 
 def test_exact_reserve_option_refuses_more_doorways_than_reserve():
     strict = get_game("power-of-two", exact_reserve=True)
-    state = PowerState(FIFTEEN, DARK4)
+    state = PowerOfTwoState(FIFTEEN, DARK4)
     with pytest.raises(IllegalMoveError) as err:
         strict.play(state, "64-47 +50")
     assert err.value.reason == "the slide opens 2 doorways but the reserve holds 1 (option exact_reserve)"
@@ -223,22 +223,22 @@ def test_exact_reserve_option_refuses_more_doorways_than_reserve():
 
 # ---------------------------------------------------------------- end
 def test_win_after_a_completed_turn_with_16_on_the_board(game):
-    after = game.play(PowerState(FIFTEEN, DARK4), "64-47 +50")
+    after = game.play(PowerOfTwoState(FIFTEEN, DARK4), "64-47 +50")
     assert len(after.light) == 16
     assert game.outcome(after) == Outcome(0, "Light has all 16 stones on the board")
     assert game.legal_moves(after) == []
 
 
 def test_no_win_when_the_16th_is_placed_but_one_retires(game):
-    after = game.play(PowerState(FIFTEEN, DARK4, F({42})), "64-47 +50")  # 50 serves doorway 47-42
+    after = game.play(PowerOfTwoState(FIFTEEN, DARK4, F({42})), "64-47 +50")  # 50 serves doorway 47-42
     assert len(after.light) == 15 and 42 not in after.light
     assert game.outcome(after) is None
-    assert plain.apply(game, PowerState(FIFTEEN, DARK4, F({42})), Turn(64, 47, F({50}))) == after
+    assert plain.apply(game, PowerOfTwoState(FIFTEEN, DARK4, F({42})), Turn(64, 47, F({50}))) == after
 
 
 def test_loss_when_no_legal_move(game):
     # every slide of Light's only stone opens a doorway without a free third corner
-    walled = PowerState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=3)
+    walled = PowerOfTwoState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=3)
     result = validate_record({"game": "power-of-two", "position": game.state_to_json(walled), "moves": []})
     assert result.outcome == Outcome(1, "Light has no legal move")
     with pytest.raises(IllegalMoveError, match=r"move 4 \(Light\) 60-45: the game is over \(Light has no legal move\)"):
@@ -247,8 +247,8 @@ def test_loss_when_no_legal_move(game):
 
 # ---------------------------------------------------------------- starts
 def test_starts(game):
-    assert game.start("standard") == PowerState(F({60, 64, 42, 43}), F({1, 5, 22, 23}))
-    assert game.start("corners") == PowerState(F({60, 64}), F({1, 5}))
+    assert game.start("standard") == PowerOfTwoState(F({60, 64, 42, 43}), F({1, 5, 22, 23}))
+    assert game.start("corners") == PowerOfTwoState(F({60, 64}), F({1, 5}))
     assert game.spacing_fault([60, 64, 42, 43, 1, 5, 22, 23]) is None  # the standard start obeys the rule
     custom = game.start("custom:60,64,42,43/1,5,22,23")
     assert custom == game.start("standard")

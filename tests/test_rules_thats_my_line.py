@@ -6,7 +6,7 @@ import pytest
 
 from powertwo.rules import IllegalMoveError, Outcome, RecordError, get_game, validate_record
 from powertwo.rules.plain import thats_my_line as plain
-from powertwo.rules.thats_my_line import PASS, Place, TMLState
+from powertwo.rules.thats_my_line import PASS, Place, ThatsMyLineState
 
 # Dark stones on these nodes close every line for Light (every node shares a line with one of them).
 DARK_COVER = frozenset({1, 3, 5, 35, 38, 49, 62})
@@ -52,7 +52,7 @@ def test_placement_on_an_occupied_node_is_refused(game):
 
 
 def test_forced_pass_when_no_free_node_is_open(game):
-    state = TMLState(frozenset(), DARK_COVER, to_move=0, ply=7, last_placer=1)
+    state = ThatsMyLineState(frozenset(), DARK_COVER, to_move=0, ply=7, last_placer=1)
     assert game.legal_moves(state) == [PASS]
     assert game.outcome(state) is None
     after = game.play(state, "pass")
@@ -73,13 +73,13 @@ def test_end_when_neither_can_place_more_stones_win():
     assert result.outcome is not None and result.outcome.winner == 1  # 2 to 2, Dark placed last
     assert "Dark placed last" in result.outcome.reason
     # Light's supply of 2 is used up and Dark (5 stones in a position file) is closed everywhere
-    state = TMLState(frozenset({26, 39}), DARK_COVER - {62, 38}, to_move=1, ply=9, last_placer=0)
+    state = ThatsMyLineState(frozenset({26, 39}), DARK_COVER - {62, 38}, to_move=1, ply=9, last_placer=0)
     out = game.outcome(state)
     assert out == Outcome(1, "neither can place; Dark placed more (2 to 5 stones)")
 
 
 def test_winner_has_more_stones():
-    stuck = TMLState(frozenset(), DARK_COVER, to_move=0, ply=7, last_placer=1)
+    stuck = ThatsMyLineState(frozenset(), DARK_COVER, to_move=0, ply=7, last_placer=1)
     small = get_game("thats-my-line", stones=7)
     out = small.outcome(stuck)
     assert out is not None and out.winner == 1 and out.reason == "neither can place; Dark placed more (0 to 7 stones)"
@@ -103,7 +103,7 @@ def test_stones_option():
     state = one.play(one.play(one.start(), "26"), "60")
     assert one.legal_moves(state) == []
     # with a supply of 1, Light has no stone left: a placement names the supply
-    state = TMLState(frozenset({26}), frozenset(), to_move=0, ply=2, last_placer=1)
+    state = ThatsMyLineState(frozenset({26}), frozenset(), to_move=0, ply=2, last_placer=1)
     assert one.legal_moves(state) == [PASS]
     with pytest.raises(IllegalMoveError, match=r"Light has no stone left \(supply 1\)"):
         one.play(state, "60")
@@ -132,6 +132,8 @@ def test_position_json_errors(game):
     with pytest.raises(RecordError, match="node 9 holds both a Light and a Dark stone"):
         game.state_from_json({"light": [9], "dark": [9]})
     with pytest.raises(RecordError, match="position field 'light': node 99 does not exist"):
-        game.state_from_json({"light": [99]})
+        game.state_from_json({"light": [99], "dark": []})
     with pytest.raises(RecordError, match="position field 'to_move': must be 'light' or 'dark'"):
-        game.state_from_json({"to_move": "blue"})
+        game.state_from_json({"light": [], "dark": [], "to_move": "blue"})
+    with pytest.raises(RecordError, match="^position: missing fields 'light', 'dark'$"):
+        game.state_from_json({})  # not an empty board: the board's content must be written

@@ -23,7 +23,7 @@ from .common import echo_json, main
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
 START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D; "
-              "default: the game's own).")
+              "default: the game's own), or a position FILE.")
 POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
 
 
@@ -97,6 +97,9 @@ def game_and_state(name: str, options: tuple[str, ...], start: str | None, posit
             return game, game.state_from_json(data)
         except RecordError as exc:
             raise RecordError(f"{position}: {exc}") from None
+    if start is not None and start not in game.board.start_names and Path(start).is_file():
+        # RULES.md §6 "a start file": a position file named as the start (read here, not in the rules)
+        return game_and_state(name, options, None, start, flags)
     return game, game.start(start)
 
 

@@ -55,8 +55,8 @@ def check(game, state, move) -> str | None:
 def _check_move(game, state, move) -> str | None:
     owner = _owners(game, state)
     me = state.to_move
-    tx, ty = _xy(game, move.tail)
-    dx, dy = _xy(game, move.dest)
+    tx, ty = _xy(game, move.frm)
+    dx, dy = _xy(game, move.to)
     if owner.get((tx, ty)) != me:
         return "no own piece on the tail square"
     vx, vy = dx - tx, dy - ty

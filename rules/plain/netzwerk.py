@@ -112,7 +112,7 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
     if not turn.pieces and not phase_a_only and _single_moves(game, owner, me, moved, moves, energy):
         return "must move a piece", None
     for step in turn.pieces:
-        src, dst = lab(step.src), lab(step.dst)
+        src, dst = lab(step.frm), lab(step.to)
         if not (_is_field(src) and _is_field(dst)):
             return "not a field", None
         if owner.get(src) != me:
@@ -141,7 +141,7 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
     used_lines: set[str] = set()
     arrived: set[str] = set()
     for step in turn.energy:
-        src, dst = lab(step.src), lab(step.dst)
+        src, dst = lab(step.frm), lab(step.to)
         if _is_field(src) or _is_field(dst):
             return "not a point", None
         if src not in energy or src in arrived or not controls(src):
@@ -244,7 +244,7 @@ def candidates(game, state):
                     continue
                 seq = prefix + [NetStep(node(src), node(dst))]
                 if simulate(game, state, NetTurn(tuple(pieces), tuple(seq)))[0] is None:
-                    lines = frozenset(("v" + lab(s.src)[1]) if lab(s.src)[1] == lab(s.dst)[1] else ("h" + lab(s.src)[2])
+                    lines = frozenset(("v" + lab(s.frm)[1]) if lab(s.frm)[1] == lab(s.to)[1] else ("h" + lab(s.frm)[2])
                                       for s in seq)
                     after = (energy - {src}) | {dst}
                     situation = (frozenset(after), frozenset(arrived | {dst}), lines)

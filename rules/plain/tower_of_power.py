@@ -50,9 +50,9 @@ def check(game, state, move) -> str | None:
         return "the game is over (move limit)"
     at = _square_at(game)
     if isinstance(move, Step):
-        sx, sy = _xy(game, move.src)
-        tx, ty = _xy(game, move.dst)
-        if not _controls(state, move.src):
+        sx, sy = _xy(game, move.frm)
+        tx, ty = _xy(game, move.to)
+        if not _controls(state, move.frm):
             return "not the mover's stone"
         if max(abs(tx - sx), abs(ty - sy)) != 1:
             return "a step goes one square"
@@ -61,7 +61,7 @@ def check(game, state, move) -> str | None:
                 n = at.get((sx + dx, sy + dy))
                 if (dx, dy) != (0, 0) and n is not None and _controls(state, n):
                     return "not isolated"
-        target = state.stacks[move.dst - 1]
+        target = state.stacks[move.to - 1]
         if not game.options["step_capture"] and target and target[-1] != state.to_move:
             return "a step may not capture (step_capture off)"
         return None
