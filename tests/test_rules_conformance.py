@@ -6,19 +6,23 @@ position JSON round-trips, a game record of a seeded random playout round-trips
 through JSON and :func:`powertwo.rules.validate_record`, and the fast generator agrees with
 the plain rules-as-written module ``rules.plain.<module>`` on every position of
 seeded random playouts (the generator's moves are exactly the candidates the plain
-check accepts, and the fast legality test gives the same verdict on every candidate).
+check accepts, and the fast legality test gives the same verdict on every candidate),
+the positions after a move are the same by the fast ``apply`` and the plain one, and
+every game module keeps the house convention (``test_module_convention``).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
+import typing
 from importlib import import_module
 
 import pytest
 
 from powertwo import rules
-from powertwo.rules import IllegalMoveError, RulesError, validate_record
+from powertwo.rules import Game, IllegalMoveError, RecordError, RulesError, validate_record
 
 GAMES = rules.game_names()
 PLAYOUTS = 12
@@ -160,3 +164,104 @@ def test_illegal_move_error_carries_number_player_and_reason(name):
         game.apply(state, bad)
     assert err.value.number == 1 and err.value.player == game.player_name(state.to_move)
     assert err.value.reason and str(err.value).startswith(f"move 1 ({game.player_name(state.to_move)}) ")
+
+
+APPLY_CHECKS = 6
+"""Legal moves per sampled position whose resulting positions fast and plain compare."""
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fast_apply_matches_plain_apply(name):
+    # the plain apply performs the rule's actions one after another (ageing and retiring, sowing,
+    # captures, energy); on seeded random playouts both give the same position after every move played
+    # and after a few other legal moves of each sampled position
+    game = rules.get_game(name)
+    plain = plain_module(game)
+    compared = 0
+    for i, start in enumerate(starts(game)):
+        for seed in range(4):
+            rng = random.Random(5000 + 100 * i + seed)
+            states, moves = playout(game, game.start(start), seed=5000 + 100 * i + seed)
+            for state, move, after in zip(states, moves, states[1:], strict=False):
+                assert plain.apply(game, state, move) == after, (game.format_move(move, state), game.render_text(state))
+                compared += 1
+            for state in spread(states, 8):
+                legal, _ = listed_moves(game, state)
+                for move in rng.sample(legal, min(APPLY_CHECKS, len(legal))):
+                    assert plain.apply(game, state, move) == game.apply(state, move), game.format_move(move, state)
+                    compared += 1
+    assert compared >= 40
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_module_convention(name):
+    """Every game module: state and move classes named and typed alike, players written by their
+    keys, node ids and labels both read, a wrong move type refused with a reason, an empty
+    position refused naming the missing fields, the rules read no files."""
+    game = rules.get_game(name)
+    cls = type(game)
+    module = import_module(cls.__module__)
+    # Game[State, Move]: the state class is <GameClass>State and holds to_move and ply
+    base = next(b for b in cls.__orig_bases__ if typing.get_origin(b) is Game)
+    state_type, move_type = typing.get_args(base)
+    assert state_type.__name__ == cls.__name__ + "State" and getattr(module, state_type.__name__) is state_type
+    assert {"to_move", "ply"} <= set(state_type.__dataclass_fields__)
+    assert cls.move_types and all(isinstance(t, type) for t in cls.move_types)
+    # file order: constants, state and move values, the game class, helpers (values before the game)
+    source = open(module.__file__, encoding="utf-8").read()
+    assert source.index(f"class {state_type.__name__}") < source.index(f"class {cls.__name__}(")
+    for t in cls.move_types:
+        assert source.index(f"class {t.__name__}") < source.index(f"class {cls.__name__}(")
+    # moves: frm/to for a move from a square to a square
+    for t in cls.move_types:
+        fields = set(getattr(t, "__dataclass_fields__", ()))
+        assert not fields & {"src", "dst", "tail", "dest"}, t
+    # players in position JSON by their keys; the names read too (older files)
+    for start in starts(game):
+        state = game.start(start)
+        data = json.loads(json.dumps(game.state_to_json(state)))
+        assert data["game"] == name and data["to_move"] == cls.player_keys[state.to_move]
+        for spelling in (cls.player_names[state.to_move], cls.player_names[state.to_move].upper(), state.to_move):
+            assert game.state_from_json(dict(data, to_move=spelling)) == state
+        # node ids in place of labels read the same position
+        by_id = {k: _ids(game, v) if k in cls.position_fields else v for k, v in data.items()}
+        assert game.state_from_json(by_id) == state
+        # every move reads the same with node ids for labels
+        for move in game.first_legal_moves(state, 20):
+            text = game.format_move(move, state)
+            assert game.parse_move(_id_text(game, text), state) == move, text
+        # a move of another type is refused with a reason, never an AttributeError
+        for wrong in (object(), "42-31", 7):
+            assert game.reason_illegal(state, wrong) == f"not a move of {name}: {wrong!r}"
+            with pytest.raises(IllegalMoveError, match=f"not a move of {name}"):
+                game.apply(state, wrong)
+        # the rules read no files: a start is a name
+        with pytest.raises(RecordError):
+            game.start(__file__)
+    # an empty position names every missing field
+    with pytest.raises(RecordError) as err:
+        game.state_from_json({})
+    assert cls.position_fields and all(repr(f) in str(err.value) for f in cls.position_fields)
+    with pytest.raises(RecordError, match="position: missing field"):
+        validate_record({"game": name, "position": {}, "moves": []})
+
+
+def _ids(game, value):
+    """A position field with every node label replaced by its node id (JSON numbers)."""
+    board = game.board
+    if isinstance(value, list):
+        return [_ids(game, v) for v in value]
+    if isinstance(value, dict):
+        return {str(board.node(k)) if isinstance(k, str) and k in board.labels else k: _ids(game, v)
+                for k, v in value.items()}
+    if isinstance(value, str) and value in board.labels:
+        return board.node(value)
+    return value
+
+
+def _id_text(game, text):
+    """A move's text with every node label replaced by its node id."""
+    board = game.board
+    labels = sorted(board.labels, key=len, reverse=True)
+    pattern = "|".join(re.escape(lab) for lab in labels)
+    return re.sub(rf"(?<![A-Za-z0-9])({pattern})(?![A-Za-z0-9])", lambda m: str(board.node(m.group(1))), text)

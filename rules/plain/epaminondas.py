@@ -7,7 +7,7 @@ board's rays.
 
 from __future__ import annotations
 
-from powertwo.rules.epaminondas import PhalanxMove
+from powertwo.rules.epaminondas import EpaminondasState, PhalanxMove
 
 
 def _xy(game, node) -> tuple[int, int]:
@@ -87,3 +87,29 @@ def _check_move(game, state, move) -> str | None:
     if run >= n:
         return "not stronger"
     return None
+
+
+def apply(game, state, move) -> EpaminondasState:
+    """The position after a legal ``move``: every own piece standing contiguously from the tail in
+    the direction of the move advances by the same number of squares; an opposing run the head
+    lands on is captured whole."""
+    me = state.to_move
+    squares = {_xy(game, v): v for v in game.board.nodes}
+    mine = {_xy(game, v) for v in state.pieces[me]}
+    theirs = {_xy(game, v) for v in state.pieces[1 - me]}
+    (tx, ty), (dx, dy) = _xy(game, move.frm), _xy(game, move.to)
+    ux, uy = (dx > tx) - (dx < tx), (dy > ty) - (dy < ty)
+    phalanx = []
+    while (tx + len(phalanx) * ux, ty + len(phalanx) * uy) in mine:
+        phalanx.append((tx + len(phalanx) * ux, ty + len(phalanx) * uy))
+    head = phalanx[-1]
+    steps = max(abs(dx - head[0]), abs(dy - head[1]))
+    k = 0
+    while (dx + k * ux, dy + k * uy) in theirs:  # the captured run (none when the head lands on an empty square)
+        theirs.discard((dx + k * ux, dy + k * uy))
+        k += 1
+    mine = (mine - set(phalanx)) | {(x + steps * ux, y + steps * uy) for x, y in phalanx}
+    pieces = [frozenset(squares[xy] for xy in mine), frozenset(squares[xy] for xy in theirs)]
+    if me == 1:
+        pieces.reverse()
+    return EpaminondasState(pieces=(pieces[0], pieces[1]), to_move=1 - me, ply=state.ply + 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from powertwo.rules.netzwerk import NetStep, NetTurn
+from powertwo.rules.netzwerk import NetStep, NetTurn, NetzwerkState
 
 # Tuning for the generic conformance test (tests/test_rules_conformance.py): ``candidates`` is
 # exponential and Netzwerk positions have up to millions of turns (those above the list limit are
@@ -261,3 +261,22 @@ def candidates(game, state):
             continue
         for energy in energy_sequences(pieces, [], {lab(v) for v in state.energy}, set(), set()):
             yield turn_of(pieces, energy)
+
+
+def apply(game, state, move) -> NetzwerkState:
+    """The position after a legal turn: its piece steps in order (a piece ending on an opponent
+    piece removes it), then its energy steps (a stone leaves its point for the other one)."""
+    me = state.to_move
+    mine, theirs = set(state.pieces[me]), set(state.pieces[1 - me])
+    energy = set(state.energy)
+    for step in move.pieces:
+        mine.discard(step.frm)
+        theirs.discard(step.to)
+        mine.add(step.to)
+    for step in move.energy:
+        energy.discard(step.frm)
+        energy.add(step.to)
+    pieces = [frozenset(mine), frozenset(theirs)]
+    if me == 1:
+        pieces.reverse()
+    return NetzwerkState(pieces=(pieces[0], pieces[1]), energy=frozenset(energy), to_move=1 - me, ply=state.ply + 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from powertwo.rules.thats_my_line import PASS, Pass, Place
+from powertwo.rules.thats_my_line import PASS, Pass, Place, ThatsMyLineState
 
 
 def _supply_left(game, state, player) -> bool:
@@ -42,3 +42,14 @@ def check(game, state, move) -> str | None:
         return f"node {move.node} is not open to the mover"
     return None
 SAMPLE_POSITIONS = 400  # seeded random positions the conformance test checks against this module
+
+
+def apply(game, state, move) -> ThatsMyLineState:
+    """The position after a legal ``move``: a pass changes only the turn; a placement adds the
+    mover's stone and makes the mover the last placer (equal counts go to them)."""
+    me = state.to_move
+    if isinstance(move, Pass):
+        return ThatsMyLineState(state.light, state.dark, 1 - me, state.ply + 1, state.last_placer)
+    light, dark = set(state.light), set(state.dark)
+    (light if me == 0 else dark).add(move.node)
+    return ThatsMyLineState(frozenset(light), frozenset(dark), 1 - me, state.ply + 1, me)

@@ -7,7 +7,7 @@ coordinates read from the square names, without the board's rays.
 
 from __future__ import annotations
 
-from powertwo.rules.tower_of_power import Step, TowerMove
+from powertwo.rules.tower_of_power import Step, TowerMove, TowerOfPowerState
 
 
 def _xy(game, node) -> tuple[int, int]:
@@ -85,3 +85,38 @@ def check(game, state, move) -> str | None:
         if (bx + j * sow_dir[0], by + j * sow_dir[1]) not in at:
             return "not enough squares to sow"
     return None
+
+
+def _place(stack: tuple, player: int) -> tuple:
+    """A stone of ``player`` put on a square: on an opponent-controlled square it captures the top stone."""
+    if stack and stack[-1] != player:
+        stack = stack[:-1]
+    return stack + (player,)
+
+
+def apply(game, state, move) -> TowerOfPowerState:
+    """The position after a legal ``move``, as RULES.md §6 tells it: lift the top stones of the
+    k-1 run squares onto the base, then sow k-1 stones from the base's top one per square."""
+    at = _square_at(game)
+    me = state.to_move
+    stacks = list(state.stacks)
+    if isinstance(move, Step):
+        stacks[move.frm - 1] = stacks[move.frm - 1][:-1]
+        stacks[move.to - 1] = _place(stacks[move.to - 1], me)
+    else:
+        sx, sy = _xy(game, move.start)
+        bx, by = _xy(game, move.base)
+        length = max(abs(sx - bx), abs(sy - by))
+        ux, uy = (sx > bx) - (sx < bx), (sy > by) - (sy < by)
+        for j in range(1, length + 1):  # lift each run square's top stone onto the base
+            v = at[(bx + j * ux, by + j * uy)]
+            stone = stacks[v - 1][-1]
+            stacks[v - 1] = stacks[v - 1][:-1]
+            stacks[move.base - 1] = stacks[move.base - 1] + (stone,)
+        wx, wy = _xy(game, move.toward)
+        for j in range(1, length + 1):  # sow them from the base's top, one per square
+            stacks[move.base - 1] = stacks[move.base - 1][:-1]
+            v = at[(bx + j * (wx - bx), by + j * (wy - by))]
+            stacks[v - 1] = _place(stacks[v - 1], me)
+    return TowerOfPowerState(stacks=tuple(stacks), to_move=1 - me, ply=state.ply + 1,
+                             history=state.history + ((state.stacks, state.to_move),))
