@@ -1,18 +1,24 @@
 """The shared referee interface: one :class:`Game` per rule set, immutable states.
 
-Modelled on python-chess (pseudo-legal generation plus a legality filter,
-``ValueError`` subclasses that show the input and the reason, variants found
-through a registry) and OpenSpiel's Python games (one file per game: constants,
-metadata, state, legal actions / apply / terminal / returns, helpers).
+Modelled on python-chess (pseudo-legal generation plus a legality filter, a lazy
+view of the legal moves with ``count()``, ``ValueError`` subclasses that show the
+input and the reason, variants found through a registry) and OpenSpiel's Python
+games (one file per game, every file in the same order).
 
-A game module subclasses :class:`Game`, decorates it with :func:`register`,
-and overrides the hooks marked *hook*. Everything else (legal-move listing,
-applying with error reporting, perft, game records and their validation) is
-shared here.
+A game module subclasses ``Game[State, Move]``, decorates it with :func:`register`,
+and overrides the hooks marked *hook*. Everything else (the legal-move view and list,
+applying with error reporting, the wrong-move-type guard, perft, position-file
+helpers, game records and their validation) is shared here.
 
-Players are ``0`` (Light / White / player 1, who moves first unless an option
-says otherwise) and ``1`` (Dark / Black / player 2). A state is a frozen
-dataclass with at least the fields ``to_move`` and ``ply`` (moves made so far).
+The convention every game module follows (checked for every registered game by
+``tests/test_rules_conformance.py``): constants; the state and move values (frozen
+dataclasses, the state named ``<GameClass>State`` with at least ``to_move`` and
+``ply``, a move between two nodes with fields ``frm`` and ``to``); the game class
+(metadata, tables built from the board on first use, start, legal moves, legality,
+apply, outcome, notation, JSON, display); helpers. Players are ``0`` (Light / White /
+player 1, who moves first unless an option says otherwise) and ``1`` (Dark / Black /
+player 2), written in position JSON by :attr:`Game.player_keys`. Nodes are read by
+id or label everywhere. The rules layer reads no files.
 """
 
 from __future__ import annotations
@@ -25,8 +31,6 @@ from typing import Any, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping
 from powertwo.boards import Board, BoardError, NodeId, load as load_board
 
 Player = int
-Move = Hashable
-"""Any game's move value (a frozen dataclass); a game narrows it with its type parameter ``M``."""
 
 
 class GameState(Protocol):
@@ -275,10 +279,6 @@ class Game(Generic[S, M]):
     def legal_moves(self, state: S) -> list[M]:
         """Every legal move (none once the game is over), in the generator's order."""
         return list(self.moves(state))
-
-    def first_legal_moves(self, state: S, limit: int) -> list[M]:
-        """Up to ``limit`` legal moves in the generator's order, without listing them all."""
-        return self.moves(state).first(limit)
 
     def is_legal(self, state: S, move: object) -> bool:
         return self.reason_illegal(state, move) is None

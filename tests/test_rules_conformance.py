@@ -53,7 +53,7 @@ def listed_moves(game, state):
     try:
         return game.legal_moves(state), True
     except RulesError:
-        return game.first_legal_moves(state, LISTING_LIMIT), False
+        return game.moves(state).first(LISTING_LIMIT), False
 
 
 def playout(game, state, seed, max_plies=None):
@@ -227,7 +227,7 @@ def test_module_convention(name):
         by_id = {k: _ids(game, v) if k in cls.position_fields else v for k, v in data.items()}
         assert game.state_from_json(by_id) == state
         # every move reads the same with node ids for labels
-        for move in game.first_legal_moves(state, 20):
+        for move in game.moves(state).first(20):
             text = game.format_move(move, state)
             assert game.parse_move(_id_text(game, text), state) == move, text
         # a move of another type is refused with a reason, never an AttributeError

@@ -78,7 +78,7 @@ def test_random_position_objects(name, position):
         assert str(exc)
         return
     assert game.state_from_json(game.state_to_json(state)) == state
-    game.first_legal_moves(state, 50)
+    game.moves(state).first(50)
 
 
 @FUZZ
@@ -87,7 +87,7 @@ def test_mutated_legal_moves(name, data):
     """A legal move with characters cut out or added: parsed and refused with a reason, or legal."""
     game = GAME_OBJECTS[name]
     state = game.start(game.start_names[0] if game.start_names else None)
-    texts = [game.format_move(m, state) for m in game.first_legal_moves(state, 60)]
+    texts = [game.format_move(m, state) for m in game.moves(state).first(60)]
     text = data.draw(st.sampled_from(texts))
     cut = data.draw(st.integers(0, len(text)))
     inserted = data.draw(st.text(alphabet=MOVE_ALPHABET, max_size=4))

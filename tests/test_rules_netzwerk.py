@@ -46,7 +46,7 @@ def test_legal_moves_refuses_to_list_thirty_million_turns():
         GAME.legal_moves(GAME.start())
     assert str(err.value) == ("Netzwerk: more than 2,000 distinct turns from this position, too many to list "
                               "(perft 1 counts them)")
-    assert len(GAME.first_legal_moves(GAME.start(), 50)) == 50
+    assert len(GAME.moves(GAME.start()).first(50)) == 50
     # the README quotes the same limit and the same message
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert f"refuses to list more than {MOVE_LIST_LIMIT:,} turns" in readme

@@ -151,7 +151,7 @@ def perft(game_name: str, depth: int, start: str | None, position: str | None, o
     began = time.perf_counter()
     if divide and depth > 0:
         total = 0
-        for move in game.legal_moves(state):
+        for move in game.moves(state):  # lazily: any number of first moves
             n = game.perft(game.apply(state, move), depth - 1)
             total += n
             click.echo(f"{game.format_move(move, state)}: {n}")
@@ -236,7 +236,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             click.echo(f"{PLAY_HELP}\nnotation: {game.notation_help}")
         elif word == "moves":
             # first_legal_moves: Netzwerk positions can have millions of turns, too many to list
-            listed = game.first_legal_moves(state, PLAY_LIST_LIMIT + 1)
+            listed = game.moves(state).first(PLAY_LIST_LIMIT + 1)
             text = " | ".join(game.format_move(m, state) for m in listed[:PLAY_LIST_LIMIT]) or "no legal move"
             if len(listed) > PLAY_LIST_LIMIT:
                 text += f" | ... (more than {PLAY_LIST_LIMIT}; `powertwo perft GAME 1` counts them)"

@@ -99,7 +99,7 @@ def apply(game, state, move) -> EpaminondasState:
     theirs = {_xy(game, v) for v in state.pieces[1 - me]}
     (tx, ty), (dx, dy) = _xy(game, move.frm), _xy(game, move.to)
     ux, uy = (dx > tx) - (dx < tx), (dy > ty) - (dy < ty)
-    phalanx = []
+    phalanx: list[tuple[int, int]] = []
     while (tx + len(phalanx) * ux, ty + len(phalanx) * uy) in mine:
         phalanx.append((tx + len(phalanx) * ux, ty + len(phalanx) * uy))
     head = phalanx[-1]
