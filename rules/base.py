@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
 
 from powertwo.boards import Board, BoardError, NodeId, load as load_board
 
@@ -111,6 +111,9 @@ class Option:
     default: Any
     help: str
     choices: tuple | None = None
+    parse: Callable[[Any], Any] | None = None
+    """Reads a given value into the option's value (``"5"`` -> 5); raises :class:`ValueError`
+    with the reason (``must be a whole number >= 0, not -1``)."""
 
     @property
     def is_flag(self) -> bool:
@@ -199,6 +202,11 @@ class Game(Generic[S, M]):
             opt = known[key]
             if opt.choices is not None and value not in opt.choices:
                 raise RecordError(f"game {self.name}: option {key} must be one of {list(opt.choices)}, not {value!r}")
+            if opt.parse is not None:
+                try:
+                    self.options[key] = opt.parse(value)
+                except ValueError as exc:
+                    raise RecordError(f"game {self.name}: option {key} {exc}") from None
 
     # ------------------------------------------------------------ hooks
     def start(self, start: str | None = None, **kwargs: Any) -> S:
@@ -510,14 +518,6 @@ def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None)
     return value
 
 
-def check_position_game(game: Game, data: Any) -> None:
-    """A position object must be a JSON object; its optional ``"game"`` must name ``game``."""
-    if not isinstance(data, Mapping):
-        raise RecordError(f"position: must be a JSON object, not {type(data).__name__}")
-    if "game" in data and data["game"] != game.name:
-        raise RecordError(f"position: field 'game' is {data['game']!r}, expected {game.name!r}")
-
-
 def node_from_text(board: Board, text: str) -> int:
     """A node written in a move; :class:`InvalidMoveError` for an unknown node."""
     try:
@@ -544,6 +544,15 @@ def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, 
             line.append(" " * max(pad, 1 if line else 0) + text)
         out.append("".join(line).rstrip())
     return "\n".join(out)
+
+
+def whole_number(value: Any) -> int:
+    """An option that is a whole number >= 0 (``"5"`` is read as 5); :class:`ValueError` otherwise."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"must be a whole number >= 0, not {value!r}")
+    return value
 
 
 # helpers shared by the square-board games and the Power of Two board

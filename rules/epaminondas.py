@@ -38,8 +38,6 @@ from .base import Game, InvalidMoveError, Outcome, RecordError, nodes_from_json,
 WHITE, BLACK = 0, 1
 SIDE_KEYS = ("light", "dark")
 """Keys of the board's start positions for White and Black."""
-HOME_RANK = (1, 12)
-"""Home row (rank number) of White and of Black; each player aims at the other's."""
 MOVE_RE = re.compile(r"^\s*([a-z]\d{1,2}|\d+)\s*[-x]\s*([a-z]\d{1,2}|\d+)\s*$")
 """Squares are written by name (``a1``) or node id."""
 

@@ -28,6 +28,26 @@ from .base import Game, InvalidMoveError, Option, Outcome, Player, RecordError, 
 UNLIMITED = "unlimited"
 
 
+def read_stones(value: Any) -> int | str:
+    """The option ``stones`` read: a whole number >= 0 or ``"unlimited"``; :class:`ValueError` otherwise."""
+    if value == UNLIMITED or value is None:
+        return UNLIMITED
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise ValueError(f"must be a number >= 0 or 'unlimited', not {value!r}")
+
+
+def stones_option(value: Any) -> int | None:
+    """The supply option as a number of stones, ``None`` for unlimited; :class:`RecordError` otherwise."""
+    try:
+        stones = read_stones(value)
+    except ValueError as exc:
+        raise RecordError(f"game thats-my-line: option stones {exc}") from None
+    return None if stones == UNLIMITED else int(stones)
+
+
 # ---------------------------------------------------------------- state and moves
 
 @dataclass(frozen=True)
@@ -76,14 +96,13 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
     position_fields = ("light", "dark")
     move_types = (Place, Pass)
     options_spec = (
-        Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)"),
+        Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)", parse=read_stones),
     )
     notation_help = "a node id (e.g. 17) places a stone there; 'pass' when the mover cannot place"
 
     def __init__(self, board=None, **options: Any):
         super().__init__(board, **options)
         self.supply: int | None = stones_option(self.options["stones"])
-        self.options["stones"] = UNLIMITED if self.supply is None else self.supply
 
     # ------------------------------------------------------------ geometry
     @cached_property
@@ -253,18 +272,6 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         if isinstance(last_move, Place):
             kw["highlight"] = [last_move.node]
         return kw
-
-
-# ---------------------------------------------------------------- helpers
-def stones_option(value: Any) -> int | None:
-    """The supply option as a number of stones, ``None`` for unlimited; ValueError otherwise."""
-    if value == UNLIMITED or value is None:
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {value!r}")
 
 
 TMLState = ThatsMyLineState

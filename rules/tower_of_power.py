@@ -34,9 +34,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterator, Mapping, Union
 
-from powertwo.boards import Board, BoardError, NodeId
+from powertwo.boards import BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Option, Outcome, RecordError, node_from_json, register, square_key
+from .base import (
+    Game, InvalidMoveError, Option, Outcome, RecordError, node_from_json, register, square_key, whole_number,
+)
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
@@ -104,18 +106,12 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
     position_fields = ("stacks",)
     move_types = (TowerMove, Step)
     options_spec = (
-        Option("move_limit", 0, "the game is drawn after this many plies (0: no limit)"),
+        Option("move_limit", 0, "the game is drawn after this many plies (0: no limit)", parse=whole_number),
         Option("step_capture", True,
                "a single step may capture (RULES.md decision; off: steps go to empty squares only)",
                choices=(False, True)),
     )
     notation_help = "tower move b2-b4/c5 (run b2 to base b4, sown from c5 on); single step g5-f5"
-
-    def __init__(self, board: Board | None = None, **options: Any):
-        super().__init__(board, **options)
-        limit = self.options["move_limit"]
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-            raise RecordError(f"game {self.name}: option move_limit must be a whole number >= 0, not {limit!r}")
 
     # ------------------------------------------------------------ tables (built on first use)
     @cached_property
@@ -372,7 +368,8 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
             if not isinstance(item, Mapping):
                 raise RecordError(f"{where} must be an object with 'to_move' and 'stacks'")
             history.append((self._stacks_from_json(item.get("stacks"), where),
-                            self.player_from_json(item.get("to_move", self.player_keys[0]), f"{where} field 'to_move'")))
+                            self.player_from_json(item.get("to_move", self.player_keys[0]),
+                                                  f"{where} field 'to_move'")))
         return TowerOfPowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
 
     # ------------------------------------------------------------ text and diagram
