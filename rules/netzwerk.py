@@ -267,7 +267,7 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
     def _feedable_flow(self, demands: list[tuple[NodeId, int]], energy: frozenset) -> int:
         """Maximum energy points the moves can get: a flow from the moves (capacity = cost)
         through the stones touching their start fields (capacity 1)."""
-        import networkx as nx  # type: ignore[import-untyped]
+        import networkx as nx
 
         g = nx.DiGraph()
         for n, (field, cost) in enumerate(demands):
