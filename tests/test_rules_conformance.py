@@ -179,9 +179,10 @@ def test_fast_apply_matches_plain_apply(name):
     plain = plain_module(game)
     compared = 0
     for i, start in enumerate(starts(game)):
-        for seed in range(4):
+        for seed in range(min(4, tuning(game, "PLAYOUTS", 4))):
             rng = random.Random(5000 + 100 * i + seed)
-            states, moves = playout(game, game.start(start), seed=5000 + 100 * i + seed)
+            states, moves = playout(game, game.start(start), seed=5000 + 100 * i + seed,
+                                    max_plies=min(40, tuning(game, "PLAYOUT_PLIES", MAX_PLIES)))
             for state, move, after in zip(states, moves, states[1:], strict=False):
                 assert plain.apply(game, state, move) == after, (game.format_move(move, state), game.render_text(state))
                 compared += 1
