@@ -208,6 +208,9 @@ def test_module_convention(name):
     assert state_type.__name__ == cls.__name__ + "State" and getattr(module, state_type.__name__) is state_type
     assert {"to_move", "ply"} <= set(state_type.__dataclass_fields__)
     assert cls.move_types and all(isinstance(t, type) for t in cls.move_types)
+    # tables from the board are built on first use, not when the game is made
+    fresh = cls()
+    assert all(not hasattr(v, "__len__") or len(v) <= 8 for k, v in vars(fresh).items() if k != "board"), vars(fresh)
     # file order: constants, state and move values, the game class, helpers (values before the game)
     source = open(module.__file__, encoding="utf-8").read()
     assert source.index(f"class {state_type.__name__}") < source.index(f"class {cls.__name__}(")

@@ -22,7 +22,9 @@ from powertwo.rules.power_of_two import PowerOfTwoState
 
 F = frozenset
 ROOT = Path(__file__).resolve().parents[1]
-RULES_MD = ROOT.parent.parent / "shared" / "RULES.md"
+RULES_MD = next((p / "shared" / "RULES.md" for p in ROOT.parents if (p / "shared" / "RULES.md").exists()),
+                ROOT / "RULES.md")
+"""The normative rules beside the repository (``../shared/RULES.md`` of a checkout or worktree)."""
 
 
 def run(*args):
