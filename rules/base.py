@@ -270,7 +270,10 @@ class Game(Generic[S, M]):
     def count_moves(self, state: S) -> int:
         """Optional *hook*: the number of legal moves of a position whose game is not over
         (perft's last level); a game that can count without building the moves overrides it."""
-        return sum(1 for _ in self.moves(state))
+        moves = self.pseudo_legal_moves(state)
+        if self.is_pseudo_exact:
+            return sum(1 for _ in moves)
+        return sum(1 for m in moves if self.illegality(state, m) is None)
 
     # ------------------------------------------------------------ shared
     def player_name(self, player: Player) -> str:
