@@ -35,6 +35,8 @@ from .base import (
 )
 
 # ---------------------------------------------------------------- constants
+DAVID, GOLIATH = 0, 1
+"""The players: David plays Light, Goliath Dark."""
 RESERVE = 15
 """Reserve stones per player at the start."""
 MOVE_RANGE = ((1, None), (1, 2))
@@ -235,7 +237,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         if self.options["count_win"]:
             sep = self.separation(state)
             if sep is not None and sep["david"] != sep["goliath"]:
-                winner = 0 if sep["david"] > sep["goliath"] else 1
+                winner = DAVID if sep["david"] > sep["goliath"] else GOLIATH
                 return Outcome(winner, f"the candidates are separated and {CANDIDATE[winner]} has more free nodes "
                                        f"to move in ({sep['david']} to {sep['goliath']}; option count_win)")
         return None
@@ -343,7 +345,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         cells |= {state.david: "DAV", state.goliath: "GOL"}
         lines = [text_picture(self.board, cells),
                  "DAV David (Light), GOL Goliath (Dark), l/d thrown stones, numbers: free nodes"]
-        for p in (0, 1):
+        for p in (DAVID, GOLIATH):
             lines.append(f"{CANDIDATE[p]:7} on {self.board.label(state.candidate(p))}, "
                          f"{state.reserve(p)} in reserve")
         lines.extend(self.notes(state))

@@ -43,6 +43,7 @@ from .base import (
 )
 
 # ---------------------------------------------------------------- constants
+LIGHT, DARK = 0, 1
 STONES = 16
 """Stones per player."""
 CUSTOM_STONES = 4
@@ -322,7 +323,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
                     aged.discard(v)
                 else:  # ageing: once per turn
                     aged.add(v)
-        light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
+        light, dark = (frozenset(mine), state.dark) if me == LIGHT else (state.light, frozenset(mine))
         return PowerOfTwoState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
 
     def served(self, after: frozenset[NodeId], move: Turn, ends: list[NodeId]) -> list[NodeId]:
@@ -416,7 +417,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         for v in state.dark:
             cells[v] = "d" if v in state.aged else "D"
         lines = [text_picture(self.board, cells), "L/D fresh stone, l/d aged stone, numbers: free nodes"]
-        for p in (0, 1):
+        for p in (LIGHT, DARK):
             stones = " ".join(self.board.label(v) + ("*" if v in state.aged else "")
                               for v in sorted(state.stones(p)))
             lines.append(f"{self.player_name(p):5} {len(state.stones(p)):2} on board, "

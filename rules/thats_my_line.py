@@ -25,6 +25,7 @@ from powertwo.boards import NodeId
 from .base import Game, InvalidMoveError, Option, Outcome, Player, RecordError, int_from_json, nodes_from_json, register
 
 # ---------------------------------------------------------------- constants
+LIGHT, DARK = 0, 1
 UNLIMITED = "unlimited"
 
 
@@ -184,7 +185,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         if isinstance(move, Pass):
             return ThatsMyLineState(state.light, state.dark, 1 - me, state.ply + 1, state.last_placer)
         light, dark = state.light, state.dark
-        if me == 0:
+        if me == LIGHT:
             light = light | {move.node}
         else:
             dark = dark | {move.node}
@@ -196,7 +197,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         n_light, n_dark = len(state.light), len(state.dark)
         counts = f"{n_light} to {n_dark} stones"
         if n_light != n_dark:
-            winner = 0 if n_light > n_dark else 1
+            winner = LIGHT if n_light > n_dark else DARK
             return Outcome(winner, f"neither can place; {self.player_name(winner)} placed more ({counts})")
         if state.last_placer is None:
             return Outcome(None, "neither can place and nobody placed a stone")
@@ -250,7 +251,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
     # ------------------------------------------------------------ display
     def render_text(self, state: ThatsMyLineState) -> str:
         rows = []
-        for player in (0, 1):
+        for player in (LIGHT, DARK):
             stones = " ".join(self.board.label(v) for v in sorted(state.stones(player))) or "-"
             left = "unlimited" if self.supply is None else self.supply - len(state.stones(player))
             rows.append(f"{self.player_name(player):5} ({len(state.stones(player))} placed, {left} left): {stones}")
