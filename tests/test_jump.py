@@ -355,6 +355,7 @@ def test_cp_sat_model_agrees_with_cnf_and_search():
     assert check_reverse(answer, ENGLISH).valid
 
 
+@pytest.mark.slow
 def test_english_central_game_needs_exactly_18_moves():
     """The classic result (Bergholt 1912; minimal by Beasley 1964), reproduced by the same search
     that solves the Power of Two puzzle: 18 moves found, 17 refuted, last peg in the centre.

@@ -109,6 +109,7 @@ def test_rc2_solves_the_exported_wcnf_to_the_same_optimum(name):
     assert cnf.objective(cost) == EXPECTED[name][0]
 
 
+@pytest.mark.slow
 def test_time_limit_returns_the_best_answer_as_feasible_with_its_bound(monkeypatch):
     board = load("epaminondas")
     var = lp.VARIANTS["two-by-two"]

@@ -126,7 +126,12 @@ def spread(states, quota):
     return [states[j * (len(states) - 1) // max(1, quota - 1)] for j in range(quota)]
 
 
-@pytest.mark.parametrize("name", GAMES)
+# the plain check of the bigger games takes 5 to 10 s each: left out of `make test-fast`
+SLOW_CONFORMANCE = {"netzwerk", "tower-of-power", "david-goliath"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_CONFORMANCE else n
+                                  for n in GAMES])
 def test_fast_generator_matches_plain_rules(name):
     game = rules.get_game(name)
     plain = plain_module(game)

@@ -22,6 +22,7 @@ def texts(game, state):
     return [game.format_move(m) for m in game.legal_moves(state)]
 
 
+@pytest.mark.slow
 def test_perft_depths_1_to_3(game):
     # the plain module confirms depths 1 and 2
     start = game.start()

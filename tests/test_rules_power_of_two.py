@@ -39,6 +39,7 @@ def test_perft_depths_1_to_3(game, start, counts):
     assert [plain_perft(game, state, d) for d in (1, 2)] == counts[:2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start, count", [("standard", 246348), ("corners", 86460)])
 def test_perft_depth_3_by_the_plain_rules(game, start, count):
     assert plain_perft(game, game.start(start), 3) == count

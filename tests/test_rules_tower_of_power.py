@@ -35,7 +35,7 @@ def plain_legal(state):
 
 
 # ---------------------------------------------------------------- perft
-@pytest.mark.parametrize("depth, count", [(1, 614), (2, 376308), (3, 182677450)])
+@pytest.mark.parametrize("depth, count", [(1, 614), (2, 376308), pytest.param(3, 182677450, marks=pytest.mark.slow)])
 def test_perft_from_the_start(depth, count):
     assert GAME.perft(GAME.start(), depth) == count
 
