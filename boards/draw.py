@@ -1,8 +1,9 @@
 """Board diagrams with matplotlib (SVG and PNG).
 
-Drawing reads a board and a description of what stands on it; it never changes
-a state. Nodes labelled like squares (``a1``) are drawn as the cells of a
-chequered board; other nodes are drawn as points on their lines.
+Drawing reads a board and a description of what stands on it (the values of
+:mod:`powertwo.boards.diagram`); it never changes a state. Nodes labelled like squares
+(``a1``) are drawn as the cells of a chequered board; other nodes are drawn as points on
+their lines. Every diagram carries a legend of what it draws.
 
 Import this module only when drawing: nothing in ``rules`` or ``models`` needs it.
 """
@@ -10,18 +11,19 @@ Import this module only when drawing: nothing in ``rules`` or ``models`` needs i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import matplotlib
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "powertwo"  # stable ids in SVG output
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Circle, FancyArrowPatch, Rectangle  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa: E402
 
-from .board import Board, NodeId  # noqa: E402
+from .board import Board, LineId, NodeId  # noqa: E402
+from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, Arrow, LineMark, Stone  # noqa: E402
 
 SQUARE_LABEL = re.compile(r"^[a-z][1-9][0-9]?$")
 
@@ -29,28 +31,15 @@ LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
 DARK_FILL, DARK_EDGE = "#3b2a1a", "#000000"
 ENERGY_FILL, ENERGY_EDGE = "#f2c14e", "#9c6b00"  # Netzwerk's neutral energy stones (drawn smaller)
 HIGHLIGHT = "#d1495b"
-ARROW = "#1f77b4"
+LAST_MOVE = "#1f77b4"
+LINE_STYLE = {  # kind: (colour, line style)
+    "highlight": (HIGHLIGHT, "-"),
+    "too many": ("#7b2cbf", "-"),
+    "too few": ("#f08c00", "--"),
+    "none": ("#6c757d", ":"),
+}
 
-
-@dataclass(frozen=True)
-class Stone:
-    """A stone to draw: ``color`` is ``"light"``, ``"dark"`` or ``"energy"`` (a neutral
-    Netzwerk energy stone, drawn smaller); an aged stone is drawn
-    hatched with a dashed rim (felt down), a fresh one plain; ``text`` is written on it
-    (a stack height, a placing order)."""
-
-    node: NodeId
-    color: str
-    aged: bool = False
-    text: str = ""
-
-
-@dataclass(frozen=True)
-class Arrow:
-    """A move or a chain of jumps: the nodes visited, in order."""
-
-    path: tuple[NodeId, ...]
-    color: str = ARROW
+__all__ = ["Arrow", "LineMark", "Stone", "board_diagram", "cell_nodes", "draw_on", "figure", "panels", "save"]
 
 
 def cell_nodes(board: Board) -> frozenset[NodeId]:
@@ -76,33 +65,49 @@ def _unit(board: Board) -> float:
     return best or 1.0
 
 
-def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[int] = (),
-            arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (), ids: bool = False,
-            title: str = "", small: bool = False) -> None:
+def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[LineId] = (),
+            lines: Iterable[LineMark] = (), arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (),
+            last: Iterable[NodeId] = (), ids: bool = False, title: str = "", small: bool = False,
+            legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """Draw ``board`` on the matplotlib axes ``ax``.
 
-    ``highlight`` are line ids drawn thick and red; ``marks`` are nodes ringed
-    (a free node of interest); ``ids`` writes every node's label.
+    ``highlight`` are line ids drawn thick and red; ``lines`` marks lines by kind (the faults
+    of a wrong answer); ``marks`` are nodes ringed dashed red (free nodes of interest);
+    ``last`` are nodes ringed blue (what the last move placed); ``ids`` writes every node's
+    label. Returns the legend entries of what was drawn, ``(key, text)`` in the order of
+    :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
     """
     unit = _unit(board)
     radius = 0.28 * unit
     font = 5.5 if small else 7.5
+    drawn: set[str] = set()
     cells = sorted(cell_nodes(board))
     for v in cells:
         x, y = (float(c) for c in board.coord(v))
         f, r = ord(board.label(v)[0]) - 97, int(board.label(v)[1:]) - 1
         shade = "#d9c7a3" if (f + r) % 2 == 0 else "#f3ead7"
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=shade, edgecolor="#a08c66", lw=0.4, zorder=0))
-    highlight = set(highlight)
+    kind_of: dict[int, str] = {}
+    for k in highlight:
+        if not 0 <= k < len(board.lines):
+            raise ValueError(f"highlight: line {k} does not exist on board {board.name}")
+        kind_of[k] = "highlight"
+    for mark in lines:
+        if not 0 <= mark.line < len(board.lines):
+            raise ValueError(f"lines: line {mark.line} does not exist on board {board.name}")
+        kind_of[mark.line] = mark.kind
     cell_set = set(cells)
     for k, line in enumerate(board.lines):
-        if any(v in cell_set for v in line):
-            if k not in highlight:
-                continue
+        kind = kind_of.get(k)
+        if kind is None and any(v in cell_set for v in line):
+            continue
         xs = [float(board.coord(v)[0]) for v in line]
         ys = [float(board.coord(v)[1]) for v in line]
-        if k in highlight:
-            ax.plot(xs, ys, color=HIGHLIGHT, lw=3.2 if not small else 2.0, alpha=0.75, zorder=1, solid_capstyle="round")
+        if kind is not None:
+            color, style = LINE_STYLE[kind]
+            ax.plot(xs, ys, color=color, ls=style, lw=3.2 if not small else 2.0, alpha=0.8, zorder=1,
+                    solid_capstyle="round")
+            drawn.add(kind)
         else:
             ax.plot(xs, ys, color="#5b4a33", lw=1.1 if not small else 0.7, zorder=1)
     for v in board.nodes:
@@ -113,6 +118,11 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     for v in marks:
         x, y = (float(c) for c in board.coord(v))
         ax.add_patch(Circle((x, y), radius * 1.15, fill=False, edgecolor=HIGHLIGHT, lw=1.6, ls="--", zorder=3))
+        drawn.add("ring")
+    for v in last:
+        x, y = (float(c) for c in board.coord(v))
+        ax.add_patch(Circle((x, y), radius * 1.3, fill=False, edgecolor=LAST_MOVE, lw=2.2, zorder=5))
+        drawn.add("move")
     stone_at = set()
     for s in stones:
         stone_at.add(s.node)
@@ -121,15 +131,31 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
             s.color, (DARK_FILL, DARK_EDGE))
         ax.add_patch(Circle((x, y), radius * (0.6 if s.color == "energy" else 1), facecolor=fill, edgecolor=edge,
                             lw=1.3, hatch="////" if s.aged else None, ls="--" if s.aged else "-", zorder=4))
+        drawn.add(s.color if s.color in ("light", "energy") else "dark")
+        if s.aged:
+            drawn.add("aged")
         if s.text:
             ax.text(x, y, s.text, ha="center", va="center", fontsize=font + 1, fontweight="bold", zorder=6,
                     color="#ffffff" if s.color == "dark" else "#000000")
+            drawn.add("number")
     for arrow in arrows:
         pts = [(float(board.coord(v)[0]), float(board.coord(v)[1])) for v in arrow.path]
-        for p, q in zip(pts, pts[1:], strict=False):
+        for i, (p, q) in enumerate(zip(pts, pts[1:], strict=False), start=1):
             ax.add_patch(FancyArrowPatch(p, q, arrowstyle="-|>", mutation_scale=12 if not small else 8,
                                          color=arrow.color, lw=2.0 if not small else 1.3,
                                          shrinkA=4, shrinkB=4, zorder=7))
+            if arrow.numbered:
+                # the leg's number, a little off its middle so it does not sit on the arrow
+                mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+                dx, dy = q[0] - p[0], q[1] - p[1]
+                norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+                off = 0.22 * unit
+                ax.text(mx - dy / norm * off, my + dx / norm * off, str(i), ha="center", va="center",
+                        fontsize=font, fontstyle="italic", color=arrow.color, zorder=8,
+                        bbox=dict(boxstyle="circle,pad=0.12", fc="white", ec=arrow.color, lw=0.6))
+        drawn.add("arrow")
+        if arrow.numbered and len(arrow.path) > 2:
+            drawn.add("chain")
     if ids:
         for v in board.nodes:
             if any(s == v for s in stone_at) and v not in cell_set:
@@ -151,31 +177,88 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=font + 3 if not small else font + 1)
+    if ids:
+        drawn.add("ids")
+    words = dict(DEFAULT_LEGEND, **(legend or {}))
+    return [(key, words[key]) for key in LEGEND_KEYS if key in drawn]
+
+
+def _handle(key: str) -> Any:
+    """The legend's sample for one entry."""
+    if key in LINE_STYLE:
+        color, style = LINE_STYLE[key]
+        return Line2D([], [], color=color, ls=style, lw=3)
+    stone = {"light": (LIGHT_FILL, LIGHT_EDGE, None), "dark": (DARK_FILL, DARK_EDGE, None),
+             "aged": (LIGHT_FILL, LIGHT_EDGE, "////"), "energy": (ENERGY_FILL, ENERGY_EDGE, None)}
+    if key in stone:
+        fill, edge, hatch = stone[key]
+        return Line2D([], [], ls="", marker="o", markersize=9, markerfacecolor=fill, markeredgecolor=edge) \
+            if hatch is None else Patch(facecolor=fill, edgecolor=edge, hatch=hatch, ls="--")
+    if key == "ring":
+        return Line2D([], [], ls="", marker="o", markersize=11, markerfacecolor="none", markeredgecolor=HIGHLIGHT)
+    if key == "move":
+        return Line2D([], [], ls="", marker="o", markersize=12, markerfacecolor="none", markeredgecolor=LAST_MOVE,
+                      markeredgewidth=2)
+    if key in ("arrow", "chain"):
+        return Line2D([], [], color=ARROW, lw=2, marker=">", markevery=[1])
+    if key == "number":
+        return Line2D([], [], ls="", marker="$7$", markersize=8, color="#000000")
+    return Line2D([], [], ls="", marker="$a$", markersize=8, color="#6b5a3a")
+
+
+def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:
+    return (len(entries) + columns - 1) // columns if entries else 0
+
+
+def _add_legend(fig, entries: Sequence[tuple[str, str]], columns: int, fontsize: float) -> None:
+    if entries:
+        fig.legend([_handle(k) for k, _ in entries], [text for _, text in entries], loc="lower center",
+                   ncol=columns, fontsize=fontsize, frameon=False, handlelength=2.2, columnspacing=1.5)
+
+
+LEGEND_ROW_INCHES = 0.26
 
 
 def figure(board: Board, *, size_px: int = 900, **kw):
-    """One diagram as a matplotlib figure (``size_px`` wide at 100 dpi)."""
+    """One diagram as a matplotlib figure (``size_px`` wide at 100 dpi), its legend below it."""
     x0, x1, y0, y1 = _extent(board)
     ratio = (y1 - y0 + 1) / (x1 - x0 + 1)
-    fig, ax = plt.subplots(figsize=(size_px / 100, size_px / 100 * ratio + (0.4 if kw.get("title") else 0)), dpi=100)
-    draw_on(ax, board, **kw)
-    fig.tight_layout()
+    width = size_px / 100
+    height = width * ratio + (0.4 if kw.get("title") else 0)
+    fig, ax = plt.subplots(figsize=(width, height), dpi=100)
+    entries = draw_on(ax, board, **kw)
+    columns = 2
+    extra = _legend_rows(entries, columns) * LEGEND_ROW_INCHES + 0.1
+    fig.set_size_inches(width, height + extra)
+    fig.tight_layout(rect=(0, extra / (height + extra), 1, 1))
+    _add_legend(fig, entries, columns, 9)
     return fig
 
 
-def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: int = 320):
-    """A grid of small diagrams, one per frame (keyword arguments of :func:`draw_on`)."""
+def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: int = 320,
+           legend: Mapping[str, str] | None = None):
+    """A grid of small diagrams, one per frame (keyword arguments of :func:`draw_on`), with
+    one legend below for everything the panels draw (``legend`` words it, as in draw_on)."""
     n = max(1, len(frames))
     cols = min(columns, n)
     rows = (n + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(cols * panel_px / 100, rows * panel_px / 100 * 1.08), dpi=100,
-                             squeeze=False)
+    width, height = cols * panel_px / 100, rows * panel_px / 100 * 1.08
+    fig, axes = plt.subplots(rows, cols, figsize=(width, height), dpi=100, squeeze=False)
+    seen: dict[str, str] = {}
     for i, ax in enumerate(axes.flat):
         if i < len(frames):
-            draw_on(ax, board, small=True, **frames[i])
+            frame = dict(frames[i])
+            frame.setdefault("legend", legend)
+            for key, text in draw_on(ax, board, small=True, **frame):
+                seen.setdefault(key, text)
         else:
             ax.axis("off")
-    fig.tight_layout()
+    entries = [(k, seen[k]) for k in LEGEND_KEYS if k in seen]
+    legend_columns = 3 if width >= 12 else 2
+    extra = _legend_rows(entries, legend_columns) * LEGEND_ROW_INCHES + 0.1
+    fig.set_size_inches(width, height + extra)
+    fig.tight_layout(rect=(0, extra / (height + extra), 1, 1))
+    _add_legend(fig, entries, legend_columns, 9)
     return fig
 
 
@@ -198,5 +281,6 @@ def _metadata(suffix: str) -> dict:
 
 def board_diagram(board: Board, path: str | Path, *, ids: bool = False, title: str | None = None) -> Path:
     """The empty board, optionally with node ids, written to ``path``."""
-    fig = figure(board, ids=ids, title=board.name if title is None else title)
+    fig = figure(board, ids=ids, title=board.name if title is None else title,
+                 legend={"ids": "numbers: node ids (line ids: `powertwo board lines`)"})
     return save(fig, path)

@@ -255,8 +255,9 @@ class Game(Generic[S, M]):
         raise NotImplementedError
 
     def diagram(self, state: S, last_move: M | None = None) -> dict:
-        """*hook*: keyword arguments for :func:`powertwo.boards.draw.draw_on` (stones, arrows, title...).
-        Returns plain data; the caller imports the drawing module."""
+        """*hook*: keyword arguments for :func:`powertwo.boards.draw.draw_on` (stones, arrows, title,
+        legend...) built from the plain values of :mod:`powertwo.boards.diagram`; the caller
+        imports the drawing module (matplotlib) only to draw."""
         raise NotImplementedError
 
     start_names: ClassVar[tuple[str, ...]] = ()
@@ -276,6 +277,17 @@ class Game(Generic[S, M]):
         return sum(1 for m in moves if self.illegality(state, m) is None)
 
     # ------------------------------------------------------------ shared
+    def position_caption(self, state) -> str:
+        """The one move-numbering convention of ``play``, records and diagrams: move N is the
+        N-th move of the game, as a record's ``moves[N - 1]``. "after move 4, Light to play move 5"."""
+        player = self.player_name(state.to_move)
+        done = "start" if state.ply == 0 else f"after move {state.ply}"
+        return f"{done}, {player} to play move {state.ply + 1}"
+
+    def stone_legend(self) -> dict[str, str]:
+        """Legend words for the two players' stones (their names in this game)."""
+        return {"light": f"{self.player_name(0)} stone", "dark": f"{self.player_name(1)} stone"}
+
     def player_name(self, player: Player) -> str:
         return self.player_names[player]
 

@@ -353,13 +353,16 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         return "\n".join(lines)
 
     def diagram(self, state: DavidGoliathState, last_move: Hurl | None = None) -> dict:
-        from powertwo.boards.draw import Arrow, Stone
+        from powertwo.boards.diagram import Arrow, Stone
 
         stones = [Stone(state.david, "light", text="D"), Stone(state.goliath, "dark", text="G")]
         stones += [Stone(v, "light", aged=True) for v in sorted(state.light_thrown)]
         stones += [Stone(v, "dark", aged=True) for v in sorted(state.dark_thrown)]
-        kw: dict = {"stones": stones,
-                    "title": f"{self.title}: move {state.ply}, {self.player_name(state.to_move)} to move"}
+        kw: dict = {"stones": stones, "title": f"{self.title}: {self.position_caption(state)}",
+                    "legend": self.stone_legend() | {
+                        "number": "D David, G Goliath", "aged": "thrown stone (hatched)",
+                        "arrow": "blue arrow: the last move; red arrow: its throw",
+                        "ring": "dashed red ring: where the last move picked a stone up"}}
         if isinstance(last_move, Hurl):
             arrows = [Arrow(self._way(last_move.frm, last_move.to))]
             if last_move.throw is not None:

@@ -263,13 +263,13 @@ class Epaminondas(Game[EpaminondasState, PhalanxMove]):
         return "\n".join(rows)
 
     def diagram(self, state: EpaminondasState, last_move: PhalanxMove | None = None) -> dict:
-        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.diagram import Arrow, Stone
 
         stones = [Stone(v, "light") for v in sorted(state.pieces[WHITE])]
         stones += [Stone(v, "dark") for v in sorted(state.pieces[BLACK])]
         arrows = [Arrow((last_move.frm, last_move.to))] if last_move is not None else []
-        return {"stones": stones, "arrows": arrows,
-                "title": f"{self.title}: {self.player_name(state.to_move)} to move (ply {state.ply})"}
+        return {"stones": stones, "arrows": arrows, "title": f"{self.title}: {self.position_caption(state)}",
+                "legend": self.stone_legend() | {"arrow": "arrow: the last move, from the phalanx's tail"}}
 
 
 # ---------------------------------------------------------------- helpers

@@ -462,10 +462,6 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         self._piece_cache = ((state.pieces, state.energy, state.to_move), results)
         return results
 
-    def energy_phase_results(self, energy: frozenset, movable: frozenset) -> dict[frozenset, tuple]:
-        """Every distinct set of occupied points after phase (b), with one sequence of energy steps."""
-        return {self._points_of(m): self._energy_steps(st) for m, st in self._energy_found(energy, movable).items()}
-
     def _points_of(self, mask: int) -> frozenset:
         return frozenset(self._node_of_bit[k] for k in _bits(mask))
 
@@ -663,7 +659,7 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         return "\n".join(rows)
 
     def diagram(self, state: NetzwerkState, last_move: NetTurn | None = None) -> dict:
-        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.diagram import Arrow, Stone
 
         stones = [Stone(v, SIDE_KEYS[p]) for p in (0, 1) for v in sorted(state.pieces[p])]
         stones += [Stone(v, "energy") for v in sorted(state.energy)]
@@ -671,8 +667,10 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         if last_move is not None:
             arrows = [Arrow((s.frm, s.to)) for s in last_move.pieces]
             arrows += [Arrow((s.frm, s.to), color="#2a9d8f") for s in last_move.energy]
-        return {"stones": stones, "arrows": arrows,
-                "title": f"{self.title}: {self.player_name(state.to_move)} to move (turn {state.ply + 1})"}
+        return {"stones": stones, "arrows": arrows, "title": f"{self.title}: {self.position_caption(state)}",
+                "legend": self.stone_legend() | {
+                    "energy": "energy stone (neutral)",
+                    "arrow": "blue arrows: the pieces' steps of the last turn; green: its energy steps"}}
 
 
 # ---------------------------------------------------------------- helpers

@@ -426,16 +426,18 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         return "\n".join(lines)
 
     def diagram(self, state: PowerOfTwoState, last_move: Turn | None = None) -> dict:
-        from powertwo.boards.draw import Arrow, Stone
+        from powertwo.boards.diagram import Arrow, Stone
 
         stones = [Stone(v, "light", v in state.aged) for v in sorted(state.light)]
         stones += [Stone(v, "dark", v in state.aged) for v in sorted(state.dark)]
-        kw: dict = {"stones": stones,
-                    "title": f"{self.title}: move {state.ply}, {self.player_name(state.to_move)} to move"}
+        kw: dict = {"stones": stones, "title": f"{self.title}: {self.position_caption(state)}",
+                    "legend": self.stone_legend() | {"aged": "aged stone (hatched, dashed rim): felt down",
+                                                     "arrow": "arrow: the last move's slide",
+                                                     "move": "blue ring: stone placed by the last move"}}
         if isinstance(last_move, Turn):
             kw["arrows"] = [Arrow((last_move.frm,) + (ray_between(self.board, last_move.frm, last_move.to)
                                                       or (last_move.to,)))]
-            kw["highlight"] = sorted(last_move.placed)
+            kw["last"] = sorted(last_move.placed)
         return kw
 
 

@@ -262,16 +262,19 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         return "\n".join(rows)
 
     def diagram(self, state: ThatsMyLineState, last_move: ThatsMyLineMove | None = None) -> dict:
-        from powertwo.boards.draw import Stone
+        from powertwo.boards.diagram import Stone
 
         stones = [Stone(v, "light") for v in sorted(state.light)] + [Stone(v, "dark") for v in sorted(state.dark)]
         marks = [v for v in self.board.nodes
                  if v not in state.occupied and not self.open_mask(state, 0) >> v & 1
                  and not self.open_mask(state, 1) >> v & 1]
         kw: dict = {"stones": stones, "marks": marks,
-                    "title": f"{self.title}: {len(state.light)} Light, {len(state.dark)} Dark"}
+                    "title": f"{self.title}: {len(state.light)} Light, {len(state.dark)} Dark; "
+                             f"{self.position_caption(state)}",
+                    "legend": self.stone_legend() | {"ring": "dashed red ring: free node neither player may take",
+                                                     "move": "blue ring: the stone the last move placed"}}
         if isinstance(last_move, Place):
-            kw["highlight"] = [last_move.node]
+            kw["last"] = [last_move.node]
         return kw
 
 

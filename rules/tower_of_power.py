@@ -391,7 +391,7 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
         return "\n".join(rows)
 
     def diagram(self, state: TowerOfPowerState, last_move: TowerOfPowerMove | None = None) -> dict:
-        from powertwo.boards.draw import Arrow, Stone  # drawing is imported only when drawing
+        from powertwo.boards.diagram import Arrow, Stone
 
         stones = [Stone(v, SIDE_KEYS[s[-1]], text=str(len(s)) if len(s) > 1 else "")
                   for v, s in zip(self.board.nodes, state.stacks, strict=True) if s]
@@ -405,8 +405,10 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
                 length = run.index(last_move.start) + 1
                 arrows = [Arrow((last_move.start, last_move.base)),
                           Arrow((last_move.base, sow[:length][-1]), color="#2a9d8f")]
-        return {"stones": stones, "arrows": arrows,
-                "title": f"{self.title}: {self.player_name(state.to_move)} to move (ply {state.ply})"}
+        return {"stones": stones, "arrows": arrows, "title": f"{self.title}: {self.position_caption(state)}",
+                "legend": {"light": "tower with a White stone on top", "dark": "tower with a Black stone on top",
+                           "number": "number: the tower's height (none: a single stone)",
+                           "arrow": "blue arrow: the run of the last move; green: where it was sown"}}
 
 
 TowerState = TowerOfPowerState

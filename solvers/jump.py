@@ -226,8 +226,13 @@ def _parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board
     return out
 
 
-def diagram_forward(data: Mapping, board: Board):
-    from powertwo.boards.draw import Arrow, Stone, panels
+JUMP_LEGEND = {"light": "stone", "dark": "the jumping stone", "arrow": "arrow: the chain of jumps of this step",
+               "chain": "1, 2, ... beside a chain: its jumps in order", "number": "+ the stone placed this step"}
+
+
+def diagram_forward(data: Mapping, board: Board, *, ids: bool = False):
+    from powertwo.boards.diagram import Arrow, Stone
+    from powertwo.boards.draw import panels
 
     _require_valid(check_forward, FORWARD, data, board)
     occ = {data["corner"]}
@@ -241,8 +246,9 @@ def diagram_forward(data: Mapping, board: Board):
         occ.add(jumper)
         stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "")
                   for v in sorted(occ)]
-        frames.append({"stones": stones, "arrows": [Arrow(path)], "title": f"step {i}: +{step['place']}"})
-    return panels(board, frames, columns=8, panel_px=240)
+        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
+                       "title": f"step {i}: +{step['place']}, {len(step['jumps'])} jump(s)"})
+    return panels(board, frames, columns=8, panel_px=240, legend=JUMP_LEGEND)
 
 
 # ---------------------------------------------------------------------------- reverse
@@ -397,8 +403,9 @@ def check_reverse(data: Mapping, board: Board) -> CheckReport:
     return CheckReport(tuple(faults), tuple(notes))
 
 
-def diagram_reverse(data: Mapping, board: Board):
-    from powertwo.boards.draw import Arrow, Stone, panels
+def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
+    from powertwo.boards.diagram import Arrow, Stone
+    from powertwo.boards.draw import panels
 
     _require_valid(check_reverse, REVERSE, data, board)
     tables = JumpTables(board, symmetry=False)
@@ -408,10 +415,12 @@ def diagram_reverse(data: Mapping, board: Board):
         path = (mv["from"],) + tuple(mv["jumps"])
         stones = [Stone(v, "dark" if v == mv["from"] else "light") for v in sorted(occ)]
         _chain_fault(tables, occ, mv["from"], mv["jumps"], "", remove=True)
-        frames.append({"stones": stones, "arrows": [Arrow(path)], "title": f"move {i}: {len(mv['jumps'])} jump(s)"})
-    frames.append({"stones": [Stone(v, "dark") for v in sorted(occ)],
+        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
+                       "title": f"move {i}: {len(mv['jumps'])} jump(s)"})
+    frames.append({"stones": [Stone(v, "light") for v in sorted(occ)], "ids": ids,
                    "title": "end" if data["moves"] else f"start ({data['status']})"})
-    return panels(board, frames, columns=6, panel_px=260)
+    legend = JUMP_LEGEND | {"dark": "the stone that moves (a chain of jumps is one move)"}
+    return panels(board, frames, columns=6, panel_px=260, legend=legend)
 
 
 # ---------------------------------------------------------------------------- results

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
 from powertwo.models import one_by_one, two_by_two
@@ -592,24 +592,69 @@ def _confirm(data: Mapping, board: Board, var: Variant, limit: int, own: Outcome
 
 
 # ---------------------------------------------------------------------------- diagrams
-def diagram(data: Mapping, board: Board):
-    """Stones, and the lines that satisfy the puzzle highlighted (the file is not trusted:
-    the highlighted lines are recomputed from the stones)."""
-    from powertwo.boards.draw import Stone, figure
+def fault_kind(var: Variant, held: int) -> str | None:
+    """How a line holding ``held`` stones breaks the puzzle's rule, as a diagram marks it:
+    ``"none"``, ``"too few"``, ``"too many"`` (None: the line is fine)."""
+    if var.line_fault(held) is None:
+        return None
+    if held == 0:
+        return "none"
+    return "too few" if held < (2 if var.puzzle == "two-by-two" else 1) else "too many"
+
+
+def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: str = "") -> dict:
+    """Keyword arguments of ``draw_on`` for one answer: its stones, the lines that satisfy the
+    puzzle highlighted, and every line that breaks it marked by its fault (the file is not
+    trusted: both are recomputed from the stones)."""
+    from powertwo.boards.diagram import LineMark, Stone
+
+    counts = line_counts(board, stones)
+    good = [k for k, n in enumerate(counts) if var.satisfied(n)]
+    faults = [LineMark(k, kind) for k, n in enumerate(counts) if (kind := fault_kind(var, n)) is not None]
+    title = (f"{var.title}: {len(stones)} stones, {len(good)} of {len(board.lines)} lines "
+             f"{'with two' if var.puzzle == 'two-by-two' else 'covered'}")
+    if faults:
+        title += f"; WRONG: {len(faults)} line{'s' if len(faults) != 1 else ''} break the rule"
+    if status:
+        title += f" ({status})"
+    wanted = {"one-by-one": "exactly one stone", "line-cover": "at least one stone",
+              "two-by-two": "exactly two stones"}[var.puzzle]
+    return {"stones": [Stone(v, "dark") for v in stones], "highlight": good, "lines": faults, "title": title,
+            "legend": {"dark": "stone", "highlight": f"red line: a line with {wanted}",
+                       "too many": "purple line: too many stones for the rule",
+                       "too few": "orange dashed line: too few stones for the rule",
+                       "none": "grey dotted line: no stone, the rule wants one",
+                       "ids": "small numbers: node ids"}}
+
+
+def diagram(data: Mapping, board: Board, *, ids: bool = True, all_answers: bool = False):
+    """The answer (or, with ``all_answers``, every optimal answer the file lists) with the lines
+    that satisfy the puzzle highlighted and the faulty lines marked."""
+    from powertwo.boards.draw import figure, panels
 
     puzzle = require(data, "puzzle", str, "solution")
     where = f"{puzzle} solution"
     strict = bool(require(data, "strict", bool, where)) if "strict" in data else False
     var = variant(puzzle, strict)
+    status = str(data.get("status", ""))
+    if all_answers:
+        if "answers_up_to_symmetry" not in data:
+            raise SolutionError(f"{where}: --all needs the field 'answers_up_to_symmetry' "
+                                f"(solve with --all to list every optimal answer)")
+        representatives = require(data, "answers_up_to_symmetry", list, where)
+        every: list[tuple[int, tuple[NodeId, ...]]] = []  # (orbit number, answer): each orbit drawn in full
+        for i, raw in enumerate(representatives, start=1):
+            stones = node_list({"stones": raw}, "stones", board, f"{where}: answer {i}")
+            every += [(i, answer) for answer in sorted(orbit(board, sorted(set(stones))))]
+        frames = []
+        for k, (i, answer) in enumerate(every, start=1):
+            spec = diagram_spec(var, board, answer)
+            spec["title"] = f"answer {k} of {len(every)} (class {i}): {len(answer)} stones"
+            spec["ids"] = ids
+            frames.append(spec)
+        return panels(board, frames, columns=min(5, len(frames)), panel_px=340)
     stones = sorted(set(node_list(data, "stones", board, where)))
-    counts = line_counts(board, stones)
-    good = [k for k, n in enumerate(counts) if var.satisfied(n)]
-    status = data.get("status", "")
-    title = (f"{var.title}: {len(stones)} stones, {len(good)} of {len(board.lines)} lines "
-             f"{'with two' if var.puzzle == 'two-by-two' else 'covered'}")
-    if status:
-        title += f" ({status})"
-    return figure(board, stones=[Stone(v, "dark") for v in stones], highlight=good, ids=True, title=title)
+    return figure(board, ids=ids, **diagram_spec(var, board, stones, status))
 
 
 # ---------------------------------------------------------------------------- main job
@@ -686,13 +731,14 @@ def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
 SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "symmetry", "proof", "stones")
 
 register_puzzle(Puzzle(name="one-by-one", title="One by One", solve=_solve_hook("one-by-one"), check=check,
-                       diagram=diagram, results=_results_hook("one-by-one"), options=SOLVE_OPTIONS, order=10))
+                       diagram=diagram, results=_results_hook("one-by-one"), options=SOLVE_OPTIONS, order=10,
+                       draw_options=("ids", "all_answers")))
 register_puzzle(Puzzle(name="line-cover", title="Line cover (One by One relaxed)", solve=_solve_hook("line-cover"),
                        check=check, diagram=diagram, results=_results_hook("line-cover"), options=SOLVE_OPTIONS,
-                       order=11))
+                       order=11, draw_options=("ids", "all_answers")))
 register_puzzle(Puzzle(name="two-by-two", title="Two by Two", solve=_solve_hook("two-by-two"), check=check,
                        diagram=diagram, results=_results_hook("two-by-two", "two-by-two-strict"),
-                       options=SOLVE_OPTIONS + ("strict",), order=12))
+                       options=SOLVE_OPTIONS + ("strict",), order=12, draw_options=("ids", "all_answers")))
 
 
 # ---------------------------------------------------------------------------- exports

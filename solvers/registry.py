@@ -65,7 +65,9 @@ class Puzzle:
 
     ``solve(board, **options) -> dict`` returns the result object;
     ``check(data, board) -> CheckReport`` checks a parsed solution file;
-    ``diagram(data, board) -> matplotlib figure`` draws one (imported lazily by the caller);
+    ``diagram(data, board, **draw_options) -> matplotlib figure`` draws one (imported lazily by
+    the caller); ``draw_options`` names the keywords it takes (``ids``: node ids on or off,
+    ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
     ``options`` names the solve options the puzzle accepts (for the CLI).
     """
@@ -74,10 +76,11 @@ class Puzzle:
     title: str
     solve: Callable[..., dict]
     check: Callable[[Mapping, Board], CheckReport]
-    diagram: Callable[[Mapping, Board], Any] | None = None
+    diagram: Callable[..., Any] | None = None
     results: Callable[[Path, Progress], list[ResultRow]] | None = None
     options: tuple[str, ...] = field(default=())
     order: int = 100
+    draw_options: tuple[str, ...] = ("ids",)
 
 
 PUZZLES: dict[str, Puzzle] = {}

@@ -276,9 +276,11 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True) -> CheckRepo
 
 
 # ---------------------------------------------------------------------------- diagram
-def diagram(data: Mapping, board: Board):
-    """The final position, each stone numbered in placing order."""
-    from powertwo.boards.draw import Stone, figure
+def diagram(data: Mapping, board: Board, *, ids: bool = False):
+    """The final position, each stone numbered in placing order (the legend says so: the
+    numbers are not node ids; ``ids`` adds the node ids in small text beside the nodes)."""
+    from powertwo.boards.diagram import Stone
+    from powertwo.boards.draw import figure
 
     supply = supply_of(require(data, "stones", (int, str), PUZZLE))
     moves = require(data, "record", list, PUZZLE)
@@ -289,11 +291,13 @@ def diagram(data: Mapping, board: Board):
     for before, after in zip(states, states[1:], strict=False):
         for side, stones_before, stones_after in ((LIGHT, before.light, after.light), (DARK, before.dark, after.dark)):
             order.extend((v, side) for v in stones_after - stones_before)
-    stones = [Stone(v, "light" if side == LIGHT else "dark", text=str(i)) for i, (v, side) in enumerate(order, 1)]
+    stones = [Stone(v, "light" if side == LIGHT else "dark", text=f"#{i}") for i, (v, side) in enumerate(order, 1)]
     end = states[-1]
     title = (f"That's My Line solitaire ({supply_text(supply)} stones per side): {len(order)} stones, "
              f"Light {len(end.light)}, Dark {len(end.dark)}")
-    return figure(board, stones=stones, title=title)
+    legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)",
+              "ids": "small numbers beside the nodes: node ids"}
+    return figure(board, stones=stones, title=title, ids=ids, legend=legend)
 
 
 # ---------------------------------------------------------------------------- results

@@ -315,9 +315,12 @@ def test_checker_names_malformed_fields():
 def test_diagram_numbers_the_stones_in_placing_order():
     fig = diagram(a_52_stone_game(), BOARD)
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert sorted(int(t) for t in texts) == list(range(1, 53))
-    first = [t for t in fig.axes[0].texts if t.get_text() == "1"][0]
+    # "#n", so a placing order does not read as a node id; the legend says what it is
+    assert sorted(int(t.removeprefix("#")) for t in texts) == list(range(1, 53))
+    first = [t for t in fig.axes[0].texts if t.get_text() == "#1"][0]
     assert tuple(first.get_position()) == tuple(float(c) for c in BOARD.coord(26))
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "#n on a stone: placed as the n-th stone of the game (not a node id)" in legend
     import matplotlib.pyplot as plt
 
     plt.close(fig)

@@ -8,7 +8,6 @@ commands print what is wrong and exit 1.
 
 from __future__ import annotations
 
-import sys
 
 
 from .common import main
@@ -19,8 +18,4 @@ from . import games as _games  # noqa: E402,F401
 from . import puzzles as _puzzles  # noqa: E402,F401
 from . import export as _export  # noqa: E402,F401
 
-__all__ = ["main", "run"]
-
-
-def run() -> None:  # pragma: no cover - console entry alias
-    sys.exit(main())
+__all__ = ["main"]

@@ -9,10 +9,6 @@ import click
 
 from .common import echo_json, fail, main
 
-SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "strict", "stones", "corner", "position",
-                 "symmetry", "proof")
-
-
 @main.command("solve")
 @click.argument("puzzle")
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
@@ -104,10 +100,14 @@ def check(file: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
 @click.option("--move", "move", type=int, default=None,
-              help="Game records: the position after move N (default: the last).")
-@click.option("--ids", is_flag=True, help="Write node ids.")
-def draw(file: str, out: str, move: int | None, ids: bool) -> None:
-    """Draw a solution file or a game record to SVG or PNG."""
+              help="Game records: the position after move N (0: the start; default: the last).")
+@click.option("--ids/--no-ids", default=None,
+              help="Write node ids (default: on for line puzzles, off otherwise).")
+@click.option("--all", "all_answers", is_flag=True,
+              help="Line-puzzle files solved with --all: every optimal answer, one panel each.")
+def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: bool) -> None:
+    """Draw a solution file or a game record to SVG or PNG, with a legend of what it shows.
+    An option that does not apply to FILE is refused."""
     from powertwo.boards import draw as drawing
     from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
@@ -116,17 +116,30 @@ def draw(file: str, out: str, move: int | None, ids: bool) -> None:
         p = get_puzzle(str(data["puzzle"]))
         if p.diagram is None:
             raise SolutionError(f"puzzle {p.name} has no diagram")
-        fig = p.diagram(data, solution_board(data, file))
+        if move is not None:
+            raise SolutionError(f"{file}: --move applies to game records; this is a {p.name} solution")
+        options: dict[str, bool] = {}
+        if ids is not None:
+            options["ids"] = ids
+        if all_answers:
+            options["all_answers"] = True
+        for name in options:
+            if name not in p.draw_options:
+                flag = "--all" if name == "all_answers" else "--ids/--no-ids"
+                raise SolutionError(f"{file}: {flag} does not apply to a {p.name} solution")
+        fig = p.diagram(data, solution_board(data, file), **options)
     elif isinstance(data, dict) and "game" in data:
         from powertwo.rules import validate_record
 
+        if all_answers:
+            raise SolutionError(f"{file}: --all applies to line-puzzle solution files, not to game records")
         res = validate_record(data, where=file)
         n = len(res.moves) if move is None else move
         if not 0 <= n <= len(res.moves):
             raise SolutionError(f"{file}: --move {n} is outside 0..{len(res.moves)}")
         kw = res.game.diagram(res.states[n], res.moves[n - 1] if n > 0 else None)
         kw.setdefault("title", f"{res.game.title or res.game.name}: after move {n}")
-        fig = drawing.figure(res.game.board, ids=ids, **kw)
+        fig = drawing.figure(res.game.board, ids=bool(ids), **kw)
     else:
         raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
     path = drawing.save(fig, out)

@@ -16,7 +16,7 @@ def _occupied(state):
     return set(state.light_thrown) | set(state.dark_thrown) | {state.david, state.goliath}
 
 
-def _straight(board, occupied, a, b):
+def _straight(board, a, b):
     """Nodes passed between ``a`` and ``b`` sliding along one line, and the distance; None if none."""
     for line in board.lines:
         if a in line and b in line:
@@ -29,7 +29,7 @@ def _straight(board, occupied, a, b):
 def _reaches(board, occupied, a, b, low, high):
     if a == b or b in occupied:
         return False
-    way = _straight(board, occupied, a, b)
+    way = _straight(board, a, b)
     if way is None:
         return False
     between, dist = way
