@@ -3,8 +3,10 @@
 A solver that says "no better answer exists" asks to be trusted; a certificate
 removes the trust. :func:`certify_unsat` runs CaDiCaL 1.9.5 (PySAT,
 ``with_proof=True``) on a plain CNF - no assumptions, no incremental state - and
-hands the formula and the solver's DRAT proof to ``dratify``, a pure-Python
-checker that shares no code with the solver. Only the CNF itself is trusted, so
+hands the formula and the solver's DRAT proof to ``dratify``, a checker that
+shares no code with the solver: its Rust engine (``cdclkit[native]``, about 40 times
+faster, differentially tested against the Python one) when installed, else its
+pure-Python engine; :func:`check` can ask for either. Only the CNF itself is trusted, so
 callers must keep clauses a DRAT checker cannot justify (symmetry breaking) out of
 it, and test their encodings separately.
 
@@ -66,10 +68,25 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def checker_name() -> str:
+ENGINES = ("auto", "native", "python")
+
+
+def _native_registered() -> bool:
+    """Importing ``cdclkit`` registers its Rust checker with dratify (when it is installed)."""
     import dratify
 
-    engine = "native" if dratify.native_available() else "python"
+    try:
+        import cdclkit  # noqa: F401
+    except ImportError:
+        pass
+    return bool(dratify.native_available())
+
+
+def checker_name(engine: str = "auto") -> str:
+    import dratify
+
+    if engine == "auto":
+        engine = "native" if _native_registered() else "python"
     return f"dratify {dratify.__version__} ({engine} engine)"
 
 
@@ -96,13 +113,19 @@ def refute(clauses: Sequence[Sequence[int]]) -> tuple[bool, str, float]:
     return bool(sat), proof, time.perf_counter() - started
 
 
-def check(cnf_text: str, proof_text: str) -> tuple[bool, str, float]:
-    """``dratify``'s verdict on a DIMACS formula and a DRAT proof: ``(ok, verdict, seconds)``."""
+def check(cnf_text: str, proof_text: str, engine: str = "auto") -> tuple[bool, str, float]:
+    """``dratify``'s verdict on a DIMACS formula and a DRAT proof: ``(ok, verdict, seconds)``.
+    ``engine``: ``"native"`` (Rust, from ``cdclkit[native]``), ``"python"``, or ``"auto"`` (native
+    when installed)."""
     from dratify import check_proof, parse_dimacs
 
+    if engine not in ENGINES:
+        raise ValueError(f"dratify engine {engine!r}: use one of {', '.join(ENGINES)}")
+    if engine != "python":
+        _native_registered()
     started = time.perf_counter()
     try:
-        result = check_proof(parse_dimacs(cnf_text), proof_text)
+        result = check_proof(parse_dimacs(cnf_text), proof_text, engine=engine)
     except ValueError as exc:  # malformed proof or formula
         return False, f"REJECTED: {exc}", time.perf_counter() - started
     verdict = ("VERIFIED: " if result.ok else "REJECTED: ") + result.reason
@@ -110,13 +133,13 @@ def check(cnf_text: str, proof_text: str) -> tuple[bool, str, float]:
 
 
 def certify_unsat(clauses: Sequence[Sequence[int]], claim: str, comments: Iterable[str] = (),
-                  top: int = 0) -> Certificate:
+                  top: int = 0, engine: str = "auto") -> Certificate:
     """Prove ``clauses`` unsatisfiable with a DRAT proof and check it; raises
     :class:`CertificateError` if the formula has a model."""
     text = dimacs(clauses, comments, top)
     sat, proof, solve_seconds = refute(clauses)
     if sat:
         raise CertificateError(f"cannot certify {claim!r}: the formula is satisfiable")
-    ok, verdict, check_seconds = check(text, proof)
+    ok, verdict, check_seconds = check(text, proof, engine)
     return Certificate(claim=claim, cnf=text, proof=proof, verified=ok, verdict=verdict,
                        solve_seconds=solve_seconds, check_seconds=check_seconds)

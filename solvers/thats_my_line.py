@@ -22,6 +22,7 @@ from powertwo.models.thats_my_line import (
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
 from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
+from .certify import Certificate, certify_unsat, checker_name
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
 )
@@ -300,6 +301,28 @@ def diagram(data: Mapping, board: Board, *, ids: bool = False):
     return figure(board, stones=stones, title=title, ids=ids, legend=legend)
 
 
+# ---------------------------------------------------------------------------- certificate
+def certify_optimum(board: Board, supply: Supply, optimum: int, engine: str = "auto") -> Certificate:
+    """The DRAT certificate of "no legal game ends with ``optimum + 1`` stones": the SAT encoding
+    without symmetry breaking plus the unit clause "at least optimum + 1 stones", refuted by
+    CaDiCaL and checked by dratify (``engine``: see :func:`powertwo.solvers.certify.check`)."""
+    sm = sat_model(board, supply, symmetry=False)
+    claim = (f"no legal That's My Line game on board {board.name} ({supply_text(supply)} stones per side) "
+             f"ends with {optimum + 1} stones")
+    if optimum + 1 > len(sm.at_least):
+        raise SolutionError(f"{PUZZLE}: {optimum + 1} stones do not fit on board {board.name}")
+    clauses = [list(c) for c in sm.clauses] + [[sm.at_least[optimum]]]
+    comments = [f"powertwo certificate: {claim}", "the CNF is UNSAT (no symmetry-breaking clauses)"]
+    return certify_unsat(clauses, claim, comments, top=sm.vpool.top, engine=engine)
+
+
+def write_gzip(path: Path, text: str) -> None:
+    """Deterministic gzip (no time stamp, no file name): the same text gives the same bytes."""
+    import gzip
+
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+
+
 # ---------------------------------------------------------------------------- results
 def optimal_splits(board: Board, supply: Supply, optimum: int) -> list[tuple[int, int]]:
     """Every (Light, Dark) count of a legal final position with ``optimum`` stones (SAT)."""
@@ -345,6 +368,15 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
         main["proofs"] = {b: {"status": r["status"], "objective": r["objective"], "bound": r["bound"],
                               "seconds": r["seconds"]} for b, r in runs.items()}
         stem = f"thats-my-line-{stones}"
+        cert = certify_optimum(board, supply_of(stones), main["objective"])
+        progress(f"{PUZZLE} ({stones} stones): certificate {cert.proof.count(chr(10))} proof lines, "
+                 f"{cert.verdict} in {cert.check_seconds:.1f} s ({checker_name()})")
+        if not cert.verified:
+            raise SolutionError(f"{PUZZLE} ({stones} stones): the DRAT proof was rejected: {cert.verdict}")
+        write_gzip(out / f"{stem}.cnf.gz", cert.cnf)
+        write_gzip(out / f"{stem}.drat.gz", cert.proof)
+        main["certified"] = True
+        main["certificate"] = cert.summary() | {"cnf": f"{stem}.cnf.gz", "proof": f"{stem}.drat.gz"}
         (out / f"{stem}.json").write_text(json.dumps(main, indent=1) + "\n", encoding="utf-8")
         for ext in ("svg", "png"):
             save(diagram(main, board), out / f"{stem}.{ext}")
@@ -352,10 +384,10 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
                  + ", ".join(f"{b} {r['seconds']:.2f} s" for b, r in runs.items()))
         rows.append(ResultRow(
             puzzle=PUZZLE, variant="16 stones per side" if stones == 16 else "unlimited supply",
-            optimum=str(main["objective"]), status="optimal (proven)", backends=", ".join(BACKENDS),
+            optimum=str(main["objective"]), status="optimal (proven, DRAT-certified)", backends=", ".join(BACKENDS),
             answers="splits Light-Dark: " + ", ".join(f"{a}-{b}" for a, b in splits),
             seconds=sum(r["seconds"] for r in runs.values()),
-            files=tuple(f"{stem}.{ext}" for ext in ("json", "svg", "png"))))
+            files=tuple(f"{stem}.{ext}" for ext in ("json", "svg", "png", "cnf.gz", "drat.gz"))))
     return rows
 
 
