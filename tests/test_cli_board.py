@@ -95,3 +95,18 @@ def test_unknown_board_and_missing_file():
     res = run("board", "build", "/nonexistent/segments.json", "-o", "x.json")
     assert res.exit_code == 2
     assert res.output == "powertwo: /nonexistent/segments.json: no such file\n"
+
+
+def test_board_lines_lists_every_line_with_its_nodes():
+    from powertwo.boards import load
+
+    board = load("power-of-two")
+    res = CliRunner().invoke(main, ["board", "lines", "power-of-two"])
+    assert res.exit_code == 0, res.output
+    rows = res.stdout.splitlines()
+    assert len(rows) == 32
+    assert rows[0] == " 0: 1 2 3 4 5"
+    assert [[int(v) for v in row.split(":")[1].split()] for row in rows] == [list(line) for line in board.lines]
+    data = json.loads(run("board", "lines", "tower-of-power", "--json").stdout)
+    assert data[0]["nodes"][0] == load("tower-of-power").label(load("tower-of-power").lines[0][0])
+    assert run("board", "lines", "nope").exit_code == 2

@@ -1,4 +1,4 @@
-"""``powertwo board info|draw|build``."""
+"""``powertwo board info|lines|draw|build``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .common import echo_json, main
 
 @main.group("board")
 def board_group() -> None:
-    """Boards: summary, diagram, build from segments."""
+    """Boards: summary, lines, diagram, build from segments."""
 
 
 @board_group.command("info")
@@ -33,6 +33,22 @@ def info(board: str, as_json: bool) -> None:
         click.echo("start positions: " + ", ".join(data["starts"]))
     if b.description:
         click.echo(b.description)
+
+
+@board_group.command("lines")
+@click.argument("board")
+@click.option("--json", "as_json", is_flag=True, help="Print [{line, nodes}] as JSON.")
+def lines(board: str, as_json: bool) -> None:
+    """Every line of a board, with its nodes in order along it: `LINE: NODE NODE ...` (the line
+    ids are those of diagrams and solution checks; compare them with a physical board)."""
+    b = load(board)
+    if as_json:
+        echo_json([{"line": k, "nodes": [b.label(v) for v in line]} for k, line in enumerate(b.lines)])
+        return
+    width = len(str(len(b.lines) - 1))
+    for k, line in enumerate(b.lines):
+        click.echo(f"{k:>{width}}: " + " ".join(b.label(v) for v in line))
+    click.echo(f"{len(b.lines)} lines on board {b.name}", err=True)
 
 
 @board_group.command("draw")
