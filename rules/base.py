@@ -250,8 +250,10 @@ class Game(Generic[S, M]):
         """*hook*: the position from its JSON object; raise :class:`RecordError` naming the bad field."""
         raise NotImplementedError
 
-    def render_text(self, state: S) -> str:
-        """*hook*: the position as text, for ``powertwo play``."""
+    def render_text(self, state: S, last_move: M | None = None) -> str:
+        """*hook*: the position as text, for ``powertwo play`` and ``validate --show``; the nodes
+        of ``last_move`` (the move that led to ``state``) are marked with ``>`` (see
+        :meth:`last_move_nodes`)."""
         raise NotImplementedError
 
     def diagram(self, state: S, last_move: M | None = None) -> dict:
@@ -283,6 +285,17 @@ class Game(Generic[S, M]):
         player = self.player_name(state.to_move)
         done = "start" if state.ply == 0 else f"after move {state.ply}"
         return f"{done}, {player} to play move {state.ply + 1}"
+
+    def last_move_nodes(self, state: S, last_move: M | None) -> frozenset[int]:
+        """The nodes a text board marks for the move that led to ``state``: where its arrows
+        start and end and what it placed, read from the :meth:`diagram` hook."""
+        if last_move is None:
+            return frozenset()
+        spec = self.diagram(state, last_move)
+        nodes = set(spec.get("last", ()))
+        for arrow in spec.get("arrows", ()):
+            nodes |= {arrow.path[0], arrow.path[-1]}
+        return frozenset(nodes)
 
     def stone_legend(self) -> dict[str, str]:
         """Legend words for the two players' stones (their names in this game)."""
@@ -541,16 +554,20 @@ def node_from_text(board: Board, text: str) -> int:
         raise InvalidMoveError(f"unknown node {text!r}") from None
 
 
-def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, y_scale: float = 2.5) -> str:
+def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, y_scale: float = 2.5,
+                 marked: Iterable[int] = ()) -> str:
     """The board as text: every node at its (scaled) coordinates, written as ``cells[node]``
-    or, when absent, its label; right-aligned in 3 characters. For ``powertwo play``."""
+    or, when absent, its label; right-aligned in 3 characters; a ``marked`` node (the last
+    move's) gets ``>`` before it. For ``powertwo play``."""
+    marked = frozenset(marked)
     xs = [x for x, _ in board.coords]
     ys = [y for _, y in board.coords]
     x0, y1 = min(xs), max(ys)
     rows: dict[int, list[tuple[int, str]]] = {}
     for v in board.nodes:
         x, y = board.coord(v)
-        rows.setdefault(round((y1 - y) * y_scale), []).append((round((x - x0) * x_scale), cells.get(v, board.label(v))))
+        text = (">" if v in marked else "") + cells.get(v, board.label(v))
+        rows.setdefault(round((y1 - y) * y_scale), []).append((round((x - x0) * x_scale), text))
     out = []
     for r in range(max(rows) + 1):
         line: list[str] = []
@@ -568,6 +585,15 @@ def whole_number(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"must be a whole number >= 0, not {value!r}")
     return value
+
+
+def marked_row(cells: Iterable[str], marked: Iterable[bool], sep: str = " ") -> str:
+    """Grid cells joined by ``sep``, each marked cell with ``>`` in place of the separator's last
+    character before it (the columns stay aligned)."""
+    out = ""
+    for text, mark in zip(cells, marked, strict=True):
+        out += (sep[:-1] + ">" if mark else sep) + text
+    return out
 
 
 # helpers shared by the square-board games and the Power of Two board

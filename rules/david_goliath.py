@@ -340,16 +340,16 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         return DavidGoliathState(david, goliath, light, dark, to_move, ply)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: DavidGoliathState) -> str:
+    def render_text(self, state: DavidGoliathState, last_move: Hurl | None = None) -> str:
         cells = {v: "l" for v in state.light_thrown} | {v: "d" for v in state.dark_thrown}
         cells |= {state.david: "DAV", state.goliath: "GOL"}
-        lines = [text_picture(self.board, cells),
+        lines = [text_picture(self.board, cells, marked=self.last_move_nodes(state, last_move)),
                  "DAV David (Light), GOL Goliath (Dark), l/d thrown stones, numbers: free nodes"]
         for p in (DAVID, GOLIATH):
             lines.append(f"{CANDIDATE[p]:7} on {self.board.label(state.candidate(p))}, "
                          f"{state.reserve(p)} in reserve")
         lines.extend(self.notes(state))
-        lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        lines.append(self.position_caption(state))
         return "\n".join(lines)
 
     def diagram(self, state: DavidGoliathState, last_move: Hurl | None = None) -> dict:

@@ -32,7 +32,7 @@ from typing import Any, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Outcome, RecordError, nodes_from_json, register, square_key
+from .base import Game, InvalidMoveError, Outcome, RecordError, marked_row, nodes_from_json, register, square_key
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
@@ -245,19 +245,21 @@ class Epaminondas(Game[EpaminondasState, PhalanxMove]):
         return EpaminondasState(pieces=(sides[0], sides[1]), to_move=to_move, ply=ply)
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: EpaminondasState) -> str:
+    def render_text(self, state: EpaminondasState, last_move: PhalanxMove | None = None) -> str:
         b = self.board
+        marked = self.last_move_nodes(state, last_move)
         files = sorted({lab[0] for lab in b.labels})
         rows = []
         for r in range(self._top_rank, 0, -1):
-            cells = []
+            cells, marks = [], []
             for f in files:
                 v = b.node(f"{f}{r}")
                 cells.append("W" if v in state.pieces[WHITE] else "B" if v in state.pieces[BLACK] else ".")
-            rows.append(f"{r:>2} " + " ".join(cells))
+                marks.append(v in marked)
+            rows.append(f"{r:>2}" + marked_row(cells, marks))
         rows.append("   " + " ".join(files))
         w, k = self.home_row_counts(state)
-        rows.append(f"{self.player_name(state.to_move)} to move, ply {state.ply}; "
+        rows.append(f"{self.position_caption(state)}; "
                     f"White {len(state.pieces[WHITE])} ({w} on rank {self._top_rank}), "
                     f"Black {len(state.pieces[BLACK])} ({k} on rank 1)")
         return "\n".join(rows)

@@ -48,7 +48,10 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from powertwo.boards import Board, BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, node_from_json, register, square_key
+from .base import (
+    Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, marked_row, node_from_json, register,
+    square_key,
+)
 
 # ---------------------------------------------------------------- constants
 PLAYER_ONE, PLAYER_TWO = 0, 1
@@ -639,21 +642,26 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         return NetzwerkState(pieces=(sets[0], sets[1]), energy=sets[2], to_move=to_move, ply=ply)
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: NetzwerkState) -> str:
-        """Fields as ``1``/``2``/``.``, energy points between them as ``*``/``+`` (stone/empty)."""
+    def render_text(self, state: NetzwerkState, last_move: NetTurn | None = None) -> str:
+        """Fields as ``1``/``2``/``.``, energy points between them as ``*``/``+`` (stone/empty);
+        ``>`` before what the last turn moved."""
         b = self.board
+        marked = self.last_move_nodes(state, last_move)
         size = self.ranks + 1
         rows = []
         for j in range(size - 1, -1, -1):
-            rows.append("   " + "   ".join("*" if b.node(f"e{i}{j}") in state.energy else "+" for i in range(size)))
+            points = [b.node(f"e{i}{j}") for i in range(size)]
+            rows.append("  " + marked_row(("*" if v in state.energy else "+" for v in points),
+                                          (v in marked for v in points), sep="   ")[2:])
             if j:
-                cells = []
+                cells, marks = [], []
                 for f in range(1, size):
                     v = b.node(f"{chr(96 + f)}{j}")
                     cells.append("1" if v in state.pieces[0] else "2" if v in state.pieces[1] else ".")
-                rows.append(f"{j}    " + "   ".join(cells))
+                    marks.append(v in marked)
+                rows.append(f"{j} " + marked_row(cells, marks, sep="   "))
         rows.append("     " + "   ".join(chr(96 + f) for f in range(1, size)))
-        rows.append(f"{self.player_name(state.to_move)} to move, turn {state.ply + 1}; "
+        rows.append(f"{self.position_caption(state)}; "
                     f"pieces {len(state.pieces[0])}:{len(state.pieces[1])}, energy stones {len(state.energy)} "
                     f"(* = energy stone; Player 1 plays up from rank 1)")
         return "\n".join(rows)

@@ -410,19 +410,20 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         return PowerOfTwoState(light, dark, aged, to_move, ply)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: PowerOfTwoState) -> str:
+    def render_text(self, state: PowerOfTwoState, last_move: Turn | None = None) -> str:
         cells = {}
         for v in state.light:
             cells[v] = "l" if v in state.aged else "L"
         for v in state.dark:
             cells[v] = "d" if v in state.aged else "D"
-        lines = [text_picture(self.board, cells), "L/D fresh stone, l/d aged stone, numbers: free nodes"]
+        lines = [text_picture(self.board, cells, marked=self.last_move_nodes(state, last_move)),
+                 "L/D fresh stone, l/d aged stone, numbers: free nodes"]
         for p in (LIGHT, DARK):
             stones = " ".join(self.board.label(v) + ("*" if v in state.aged else "")
                               for v in sorted(state.stones(p)))
             lines.append(f"{self.player_name(p):5} {len(state.stones(p)):2} on board, "
                          f"{state.reserve(p):2} in reserve: {stones or '-'}  (* aged)")
-        lines.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        lines.append(self.position_caption(state))
         return "\n".join(lines)
 
     def diagram(self, state: PowerOfTwoState, last_move: Turn | None = None) -> dict:

@@ -249,16 +249,18 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         return ThatsMyLineState(light, dark, to_move, ply, last)
 
     # ------------------------------------------------------------ display
-    def render_text(self, state: ThatsMyLineState) -> str:
+    def render_text(self, state: ThatsMyLineState, last_move: ThatsMyLineMove | None = None) -> str:
         rows = []
+        marked = self.last_move_nodes(state, last_move)
         for player in (LIGHT, DARK):
-            stones = " ".join(self.board.label(v) for v in sorted(state.stones(player))) or "-"
+            stones = " ".join((">" if v in marked else "") + self.board.label(v)
+                              for v in sorted(state.stones(player))) or "-"
             left = "unlimited" if self.supply is None else self.supply - len(state.stones(player))
             rows.append(f"{self.player_name(player):5} ({len(state.stones(player))} placed, {left} left): {stones}")
         open_nodes = self.placeable(state, state.to_move)
         rows.append(f"open to {self.player_name(state.to_move)}: "
                     + (" ".join(self.board.label(v) for v in open_nodes) or "none"))
-        rows.append(f"move {state.ply + 1}, {self.player_name(state.to_move)} to move")
+        rows.append(self.position_caption(state))
         return "\n".join(rows)
 
     def diagram(self, state: ThatsMyLineState, last_move: ThatsMyLineMove | None = None) -> dict:

@@ -37,7 +37,8 @@ from typing import Any, Iterator, Mapping, Union
 from powertwo.boards import BoardError, NodeId
 
 from .base import (
-    Game, InvalidMoveError, Option, Outcome, RecordError, node_from_json, register, square_key, whole_number,
+    Game, InvalidMoveError, Option, Outcome, RecordError, marked_row, node_from_json, register, square_key,
+    whole_number,
 )
 
 # ---------------------------------------------------------------- constants
@@ -373,20 +374,23 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
         return TowerOfPowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
 
     # ------------------------------------------------------------ text and diagram
-    def render_text(self, state: TowerOfPowerState) -> str:
+    def render_text(self, state: TowerOfPowerState, last_move: TowerOfPowerMove | None = None) -> str:
         b = self.board
+        marked = self.last_move_nodes(state, last_move)
         files = sorted({lab[0] for lab in b.labels})
         top = max(int(lab[1:]) for lab in b.labels)
         rows = []
         for r in range(top, 0, -1):
-            cells = []
+            cells, marks = [], []
             for f in files:
-                s = state.stacks[b.node(f"{f}{r}") - 1]
+                v = b.node(f"{f}{r}")
+                s = state.stacks[v - 1]
                 cells.append(f"{STONE_CHARS[s[-1]]}{len(s)}" if s else " .")
-            rows.append(f"{r} " + " ".join(cells))
+                marks.append(v in marked)
+            rows.append(f"{r}" + marked_row(cells, marks))
         rows.append("  " + " ".join(f" {f}" for f in files))
         counts = [sum(s.count(p) for s in state.stacks) for p in (WHITE, BLACK)]
-        rows.append(f"{self.player_name(state.to_move)} to move, ply {state.ply}; stones White {counts[0]}, "
+        rows.append(f"{self.position_caption(state)}; stones White {counts[0]}, "
                     f"Black {counts[1]} (W3 = a tower of 3 with a White stone on top)")
         return "\n".join(rows)
 

@@ -145,10 +145,31 @@ def test_play_refuses_illegal_moves_and_saves(tmp_path):
     res = run("play", "power-of-two", input=script)
     assert res.exit_code == 0
     assert "refused: move 1 (Light) 42-22: destination 22 is occupied" in res.stdout
-    assert "Dark> " in res.stdout and "move 2, Dark to move" in res.stdout
+    assert "Dark> " in res.stdout and "after move 1, Dark to play move 2" in res.stdout
+    # the last move is named with the record's numbering and marked > on the board (from 42, to 31, +28)
+    assert "last move: move 1 (Light) 42-31 +28, marked > on the board" in res.stdout
+    board = res.stdout.split("last move:")[0]
+    assert ">31" not in board and ">L" in board and ">42" in board
     saved = json.loads(out.read_text())
     assert saved == {"game": "power-of-two", "start": "standard", "moves": ["60-61"]}
     assert run("validate", "power-of-two", str(out)).exit_code == 0
+
+
+def test_play_says_where_the_stones_of_a_slide_may_go():
+    res = run("play", "power-of-two", input="60-47\n42-31 +28 +36\nquit\n")
+    assert "refused: move 1 (Light) 60-47: the slide opens 2 doorways: place 2 stones, not 0" in res.stdout
+    assert "legal moves that begin '60-47': 60-47 +50 +51\n" in res.stdout
+    assert "legal moves that begin '42-31 +28 +36'" not in res.stdout  # nothing legal goes on from it
+
+
+def test_validate_show_prints_the_final_position(record):
+    path = record({"game": "power-of-two", "moves": ["42-31 +28", "1-2"]})
+    res = run("validate", "power-of-two", path, "--show")
+    assert res.exit_code == 0, res.output
+    assert "after move 2, Light to play move 3" in res.stdout
+    assert "last move: move 2 (Dark) 1-2, marked > on the board" in res.stdout
+    assert ">D" in res.stdout and ">1" in res.stdout
+    assert "after move 2" not in run("validate", "power-of-two", path).stdout
 
 
 def test_play_to_the_end_and_eof(tmp_path):

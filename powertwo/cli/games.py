@@ -164,7 +164,8 @@ def perft(game_name: str, depth: int, start: str | None, position: str | None, o
 @main.command("validate")
 @click.argument("game_name", metavar="GAME")
 @click.argument("record", type=click.Path(dir_okay=False))
-def validate(game_name: str, record: str) -> None:
+@click.option("--show", is_flag=True, help="Also print the final position as text (the last move marked >).")
+def validate(game_name: str, record: str, show: bool) -> None:
     """Replay a game RECORD.json of GAME: exit 0 with the result, exit 1 with the first
     illegal move and why; a malformed record is one line on stderr and exit 2.
 
@@ -185,10 +186,38 @@ def validate(game_name: str, record: str) -> None:
         click.echo(str(exc))
         raise SystemExit(1) from None
     click.echo(f"valid: {len(res.moves)} moves, {outcome_text(res.game, res.outcome)}")
-    if res.outcome is None:
+    if show:
+        last = res.moves[-1] if res.moves else None
+        click.echo(res.game.render_text(res.final, last))
+        if last is not None:
+            click.echo(last_move_text(res.game, res.states[-2], last))
+    elif res.outcome is None:
         click.echo(f"{res.game.player_name(res.final.to_move)} to move")
     for note in res.game.notes(res.final):
         click.echo(note)
+
+
+def last_move_text(game, before, move) -> str:
+    """"last move: move 4 (Dark) 42-31 +28, marked > on the board" (the numbering of records)."""
+    return (f"last move: move {before.ply + 1} ({game.player_name(before.to_move)}) "
+            f"{game.format_move(move, before)}, marked > on the board")
+
+
+PLACEMENT_HINT_LIMIT = 12
+
+
+def completions(game, state, text: str) -> list[str]:
+    """Legal moves whose notation begins with what was typed and goes on (a slide typed
+    without its placements: the moves that add them), at most PLACEMENT_HINT_LIMIT + 1."""
+    typed = " ".join(text.split())
+    out = []
+    for move in game.moves(state).first(2000):
+        shown = game.format_move(move, state)
+        if shown.startswith(typed + " "):
+            out.append(shown)
+            if len(out) > PLACEMENT_HINT_LIMIT:
+                break
+    return out
 
 
 PLAY_LIST_LIMIT = 200
@@ -209,14 +238,17 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
 
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
-    history: list[tuple[Any, str]] = []  # (state before, move text)
+    history: list[tuple[Any, str, Any]] = []  # (state before, move text, move)
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True
     while True:
         out = game.outcome(state)
         if show:
-            click.echo(game.render_text(state))
+            last = history[-1] if history else None
+            click.echo(game.render_text(state, last[2] if last else None))
+            if last is not None:
+                click.echo(last_move_text(game, last[0], last[2]))
             if out is not None:
                 click.echo(f"game over: {outcome_text(game, out)}")
         show = False
@@ -235,7 +267,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
         if word == "help":
             click.echo(f"{PLAY_HELP}\nnotation: {game.notation_help}")
         elif word == "moves":
-            # first_legal_moves: Netzwerk positions can have millions of turns, too many to list
+            # the first moves of the lazy view: Netzwerk positions can have millions of turns, too many to list
             listed = game.moves(state).first(PLAY_LIST_LIMIT + 1)
             text = " | ".join(game.format_move(m, state) for m in listed[:PLAY_LIST_LIMIT]) or "no legal move"
             if len(listed) > PLAY_LIST_LIMIT:
@@ -243,7 +275,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             click.echo(text)
         elif word == "undo":
             if history:
-                state, _ = history.pop()
+                state, _, _ = history.pop()
                 show = True
             else:
                 click.echo("nothing to undo")
@@ -251,7 +283,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             if not rest.strip():
                 click.echo("save FILE: name the file")
                 continue
-            record = game.record([t for _, t in history], position=first if position else None,
+            record = game.record([t for _, t, _ in history], position=first if position else None,
                                  start=None if position else (start or game.default_start))
             try:
                 Path(rest.strip()).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
@@ -265,7 +297,12 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
                 new = game.apply(state, move)
             except RulesError as exc:
                 click.echo(f"refused: {exc}")
+                hints = completions(game, state, text)
+                if hints:
+                    more = " | ..." if len(hints) > PLACEMENT_HINT_LIMIT else ""
+                    click.echo(f"legal moves that begin {' '.join(text.split())!r}: "
+                               + " | ".join(hints[:PLACEMENT_HINT_LIMIT]) + more)
                 continue
-            history.append((state, game.format_move(move, state)))
+            history.append((state, game.format_move(move, state), move))
             state = new
             show = True
