@@ -201,9 +201,7 @@ def _handle(key: str) -> Any:
                       markeredgewidth=2)
     if key in ("arrow", "chain"):
         return Line2D([], [], color=ARROW, lw=2, marker=">", markevery=[1])
-    if key == "number":
-        return Line2D([], [], ls="", marker="$7$", markersize=8, color="#000000")
-    return Line2D([], [], ls="", marker="$a$", markersize=8, color="#6b5a3a")
+    return Line2D([], [], ls="")  # numbers and ids: the words say what they are
 
 
 def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:

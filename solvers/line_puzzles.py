@@ -627,9 +627,10 @@ def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: s
                        "ids": "small numbers: node ids"}}
 
 
-def diagram(data: Mapping, board: Board, *, ids: bool = True, all_answers: bool = False):
+def diagram(data: Mapping, board: Board, *, ids: bool | None = None, all_answers: bool = False):
     """The answer (or, with ``all_answers``, every optimal answer the file lists) with the lines
-    that satisfy the puzzle highlighted and the faulty lines marked."""
+    that satisfy the puzzle highlighted and the faulty lines marked; node ids are written
+    unless ``ids`` is False (default: on for one answer, off for the many small panels)."""
     from powertwo.boards.draw import figure, panels
 
     puzzle = require(data, "puzzle", str, "solution")
@@ -650,11 +651,11 @@ def diagram(data: Mapping, board: Board, *, ids: bool = True, all_answers: bool 
         for k, (i, answer) in enumerate(every, start=1):
             spec = diagram_spec(var, board, answer)
             spec["title"] = f"answer {k} of {len(every)} (class {i}): {len(answer)} stones"
-            spec["ids"] = ids
+            spec["ids"] = bool(ids)
             frames.append(spec)
         return panels(board, frames, columns=min(5, len(frames)), panel_px=340)
     stones = sorted(set(node_list(data, "stones", board, where)))
-    return figure(board, ids=ids, **diagram_spec(var, board, stones, status))
+    return figure(board, ids=ids is not False, **diagram_spec(var, board, stones, status))
 
 
 # ---------------------------------------------------------------------------- main job

@@ -104,6 +104,6 @@ def test_draw_refuses_options_that_do_not_apply(tmp_path):
     assert res.exit_code == 2 and "--move applies to game records; this is a one-by-one solution" in res.output
     res = runner.invoke(main, ["draw", str(RESULTS / "thats-my-line-16.json"), "--all", "-o", str(out)])
     assert res.exit_code == 2 and "--all does not apply to a thats-my-line solution" in res.output
-    res = runner.invoke(main, ["draw", str(RESULTS / "one-by-one.json"), "--all", "--no-ids", "-o", str(out)])
+    res = runner.invoke(main, ["draw", str(RESULTS / "one-by-one.json"), "--all", "-o", str(out)])
     assert res.exit_code == 0, res.output
     assert out.read_text().count("answer ") == 8  # 8 optimal answers, 2 up to symmetry: every one drawn
