@@ -170,6 +170,7 @@ def test_committed_answers_are_valid():
         assert answer["position"] == entry["position"]
 
 
+@pytest.mark.slow
 def test_default_reverse_minimum_is_reproduced():
     res = solve_reverse(P2)
     assert (res["status"], res["objective"], res["bound"]) == ("optimal", 3, 3)
@@ -312,6 +313,7 @@ def test_position_file_forms(tmp_path):
         read_position(str(path), P2)
 
 
+@pytest.mark.slow
 def test_diagrams_have_one_panel_per_move():
     fig = diagram_reverse(committed("jump-reverse"), P2)
     assert sum(1 for ax in fig.axes if ax.get_title()) == 4        # 3 moves + the end

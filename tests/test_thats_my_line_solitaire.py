@@ -176,7 +176,7 @@ def test_placing_order_passes_only_after_the_first_pass():
 
 
 # ------------------------------------------------------------------ the Power of Two board
-@pytest.mark.parametrize("stones,best", [(16, 32), ("unlimited", 52)])
+@pytest.mark.parametrize("stones,best", [(16, 32), pytest.param("unlimited", 52, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("backend", ["cp-sat", "sat"])
 def test_proven_maximum_with_a_legal_game(backend, stones, best):
     result = solve(BOARD, backend=backend, stones=stones)
@@ -200,6 +200,7 @@ def test_a_time_limited_run_still_returns_a_legal_game(backend):
     assert len(replay.final.light) + len(replay.final.dark) == result["objective"]
 
 
+@pytest.mark.slow
 def test_unlimited_optimum_splits_4_48_or_48_4():
     from powertwo.solvers.thats_my_line import optimal_splits
 
