@@ -23,12 +23,11 @@ id or label everywhere. The rules layer reads no files.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from itertools import islice
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
+from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board
+from powertwo.boards import Board, BoardError, load as load_board
+from powertwo.boards.jsonfile import loads as json_loads, read_json
 
 Player = int
 
@@ -424,10 +423,10 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     """Read a record object: ``{"game", "options"?, "start"? | "position"?, "moves": [...]}``."""
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            msg = getattr(exc, "msg", str(exc))
-            raise RecordError(f"{where}: not valid JSON ({msg})") from None
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+        except UnicodeDecodeError:
+            raise RecordError(f"{where}: not valid JSON (not UTF-8)") from None
+        data = json_loads(text, where, RecordError)
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a game record must be a JSON object")
     if "game" not in data:
@@ -564,10 +563,22 @@ def square_key(label: str) -> tuple[int, str]:
     return (int(label[1:]), label[0])
 
 
-def ray_between(board: Board, frm: NodeId, to: NodeId) -> tuple[NodeId, ...] | None:
-    """The nodes met sliding along one line from ``frm`` (excluded) to ``to`` (included), or
-    ``None`` when no line holds both."""
-    for ray in board.rays[frm]:
-        if to in ray:
-            return ray[:ray.index(to) + 1]
-    return None
+def read_json_file(path: str) -> Any:
+    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
+    return read_json(path, RecordError, what="position file")
+
+
+def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
+    """The player named in the field ``to_move`` (default: the first player)."""
+    value = data.get("to_move", names[0])
+    if value not in names:
+        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
+    return names.index(value)
+
+
+def ply_field(data: Mapping) -> int:
+    """The field ``ply`` (default 0)."""
+    ply = data.get("ply", 0)
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")
+    return ply

@@ -22,6 +22,8 @@ from powertwo.models.thats_my_line import (
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
 from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
+from .fields import seconds_value
+from .satcall import Budget, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
 )
@@ -30,7 +32,6 @@ PUZZLE = "thats-my-line"
 GAME = "thats-my-line"
 BACKENDS = ("cp-sat", "sat")
 SAT_SOLVER = "cadical195"
-CONFLICT_SLICE = 20_000
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker spends re-proving a claimed bound before it gives up (and says so)."""
 
@@ -58,6 +59,7 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
     cm = cp_sat_model(board, supply, symmetry=symmetry)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
+    solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     code = solver.solve(cm.model)
@@ -73,26 +75,13 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
             "bound": bound, "solver_status": name}
 
 
-def _sat_call(solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """One SAT call; ``None`` when the deadline passes first. CaDiCaL cannot be interrupted, so
-    a timed call runs in slices of :data:`CONFLICT_SLICE` conflicts (learnt clauses are kept)."""
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
-    while time.perf_counter() < deadline:
-        solver.conf_budget(CONFLICT_SLICE)
-        answer = solver.solve_limited(assumptions=assumptions)
-        if answer is not None:
-            return answer
-    return None
-
-
 def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:
     """Linear search upwards: find a legal final position, then ask for one stone more, until the
     solver proves that none exists (the optimum's upper bound)."""
     from pysat.solvers import Solver
 
     sm = sat_model(board, supply, symmetry=symmetry)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    budget = Budget.seconds(time_limit)
     calls: list[dict] = []
     final: FinalPosition | None = None
     bound = trivial_bound(board, supply)
@@ -105,8 +94,8 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
                 bound = len(sm.at_least)
                 break
             started = time.perf_counter()
-            answer = _sat_call(solver, [sm.at_least[want - 1]] if want else [], deadline)
-            calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: "time limit"}[answer],
+            answer = sat_call(solver, [sm.at_least[want - 1]] if want else [], budget)
+            calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
                           "seconds": round(time.perf_counter() - started, 3)})
             if answer is None:
                 status = "feasible" if final is not None else "unknown"
@@ -117,7 +106,10 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
                 break
             final = final_from_values(board, sm.value_reader(solver.get_model()))
             want = final.total + 1
-    return {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
+    out = {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
+    if budget.interrupted:
+        out["stopped"] = budget.reason
+    return out
 
 
 # ---------------------------------------------------------------------------- records
@@ -184,8 +176,7 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
     the most; ``feasible`` when the time limit ran out first (``bound`` the best proven)."""
     if backend not in BACKENDS:
         raise SolutionError(f"{PUZZLE}: unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    if time_limit is not None and time_limit <= 0:
-        raise SolutionError(f"{PUZZLE}: --time-limit must be positive, not {time_limit}")
+    time_limit = seconds_value(time_limit)
     supply = supply_of(stones)
     progress(f"{PUZZLE} ({supply_text(supply)} stones): {backend}")
     started = time.perf_counter()
@@ -224,7 +215,7 @@ def bound_holds(board: Board, supply: Supply, bound: int, time_limit: float = CH
         return True
     sm = sat_model(board, supply, symmetry=True)
     with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
-        answer = _sat_call(solver, [sm.at_least[bound]], time.perf_counter() + time_limit)
+        answer = sat_call(solver, [sm.at_least[bound]], Budget.seconds(time_limit))
     return None if answer is None else not answer
 
 
