@@ -82,7 +82,18 @@ class Pass:
 
 
 PASS = Pass()
-ThatsMyLineMove = Place | Pass
+TMLMove = Place | Pass
+
+
+def stones_option(value: Any) -> int | None:
+    """The supply option as a number of stones, ``None`` for unlimited; ValueError otherwise."""
+    if value == UNLIMITED or value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 18:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {str(value)[:40]!r}")
 
 
 # ---------------------------------------------------------------- metadata

@@ -42,7 +42,7 @@ def supply_of(stones: Any) -> Supply:
     try:
         return stones_option(stones)
     except RecordError:
-        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', not {stones!r}") from None
+        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', not {str(stones)[:40]!r}") from None
 
 
 def supply_text(supply: Supply) -> int | str:
@@ -72,8 +72,11 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
         return {"status": "unknown" if code == cp_model.UNKNOWN else name.lower(), "final": None,
                 "bound": bound, "solver_status": name}
     final = final_from_values(board, lambda n: solver.boolean_value(cm.variables[n]))
-    return {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
-            "bound": bound, "solver_status": name}
+    out = {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
+           "bound": bound, "solver_status": name}
+    if code == cp_model.FEASIBLE and (time_limit is None or solver.wall_time < time_limit):
+        out["stopped"] = "interrupted (Ctrl-C)"
+    return out
 
 
 def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:

@@ -11,14 +11,15 @@ from typing import Any, Iterator
 
 import click
 
-LONG_VALUE = 200
+LONG_VALUE = 120
 """Values quoted in an error are cut to this many characters (a 5,001-digit number is not echoed)."""
 
 
 def _short(text: str) -> str:
     words = []
     for word in text.split(" "):
-        words.append(word if len(word) <= LONG_VALUE else word[:LONG_VALUE] + f"...({len(word)} characters)")
+        core = word.strip("'\".,")
+        words.append(word if len(word) <= LONG_VALUE else f"'{core[:40]}...' ({len(core)} characters)")
     return " ".join(words)
 
 
