@@ -93,7 +93,8 @@ def stones_option(value: Any) -> int | None:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise RecordError(f"game thats-my-line: option stones must be a number >= 0 or 'unlimited', not {str(value)[:40]!r}")
+    raise RecordError("game thats-my-line: option stones must be a number >= 0 or 'unlimited', "
+                      f"not {str(value)[:40]!r}")
 
 
 # ---------------------------------------------------------------- metadata

@@ -42,7 +42,8 @@ def supply_of(stones: Any) -> Supply:
     try:
         return stones_option(stones)
     except RecordError:
-        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', not {str(stones)[:40]!r}") from None
+        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', "
+                            f"not {str(stones)[:40]!r}") from None
 
 
 def supply_text(supply: Supply) -> int | str:
