@@ -110,13 +110,22 @@ def test_time_limit_nan_refused_by_the_library_too():
 
 
 # ----------------------------------------------------------------------------- output a person reads
+def test_solve_summary_of_a_search_without_status():
+    res = run("solve", "jump-forward")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "jump-forward on board power-of-two" and "steps (31):" in lines
+    assert lines[lines.index("steps (31):") + 1].startswith("    1. place ")
+
+
 def test_solve_summary_is_readable():
     res = run("solve", "thats-my-line", "--stones", "2")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[0] == "thats-my-line on board power-of-two: optimal"
     assert lines[1].startswith("objective: ") and lines[2].startswith("bound: ") and lines[3].startswith("time: ")
-    assert lines[4].startswith("record (") and lines[5].startswith("    1. ")
+    record = lines.index(next(x for x in lines if x.startswith("record (")))
+    assert lines[record + 1].startswith("    1. ")
     assert "None" not in res.stdout and "{" not in res.stdout and "..." not in res.stdout
 
 

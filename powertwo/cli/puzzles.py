@@ -57,14 +57,14 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
 
 def summary_lines(result: dict, board) -> list[str]:
     """A result object for a person: status, objective, bound, time, then the answer itself
-    (its stones, or one line per move), then every other field in plain words."""
-    status = result.get("status", "?")
-    objective = result.get("objective")
-    head = [f"{result.get('puzzle', '?')} on board {result.get('board', '?')}: {status}"]
+    (its stones, or one line per move or step), then every other field in plain words."""
+    status = result.get("status")
+    head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
-        head[0] += f" ({result['stopped']}: best answer so far)"
-    lines = head
-    lines.append("objective: " + ("no answer found" if objective is None else str(objective)))
+        head += f" ({result['stopped']}: best answer so far)"
+    lines = [head]
+    if "objective" in result:
+        lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
     if result.get("bound") is not None:
         lines.append(f"bound: {result['bound']}" + (" (proven)" if status == "optimal" else ""))
     if "seconds" in result:
@@ -75,19 +75,15 @@ def summary_lines(result: dict, board) -> list[str]:
         lines.append(f"stones ({len(stones)}): " + (" ".join(board.label(v) if isinstance(v, int) and board.has_node(v)
                                                            else str(v) for v in stones) or "none"))
         shown.add("stones")
-    if isinstance(result.get("record"), list):
-        lines.append(f"record ({len(result['record'])} moves):")
-        lines += [f"  {k:>3}. {m}" for k, m in enumerate(result["record"], 1)]
-        shown.add("record")
-    if isinstance(result.get("moves"), list):
-        lines.append(f"moves ({len(result['moves'])}):")
-        for k, m in enumerate(result["moves"], 1):
-            lines.append(f"  {k:>3}. {_move_text(m)}")
-        shown.add("moves")
     for key, value in result.items():
         if key in shown:
             continue
-        lines.append(f"{key.replace('_', ' ')}: {_plain(value)}")
+        if key == "record" and isinstance(value, list) or isinstance(value, list) and value and all(
+                isinstance(v, dict) for v in value):
+            lines.append(f"{key.replace('_', ' ')} ({len(value)}):")
+            lines += [f"  {k:>3}. {_move_text(m)}" for k, m in enumerate(value, 1)]
+        else:
+            lines.append(f"{key.replace('_', ' ')}: {_plain(value)}")
     return lines
 
 
