@@ -1,6 +1,7 @@
 """`check` verifies or refuses every field of a solution file (issue 13 section 1).
 
-A generic walker visits every field of every committed line-puzzle and That's My Line result,
+A generic walker visits every field of every committed line-puzzle, That's My Line and Get a
+Jump On (forward, reverse) result,
 mutates it (an int +1, a bool flipped, a string changed, a list entry changed, repeated or
 dropped) and requires the checker to print a fault line or refuse the file (exit code 2). The
 only mutations allowed through are listed in ``STILL_TRUE`` with the reason the mutated file
@@ -22,7 +23,7 @@ from powertwo.solvers.registry import SolutionError, check_file
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 FILES = ["one-by-one", "line-cover", "two-by-two", "two-by-two-strict", "thats-my-line-16",
-         "thats-my-line-unlimited"]
+         "thats-my-line-unlimited", "jump-forward", "jump-reverse"]
 TIMINGS = {"seconds", "solve_seconds", "check_seconds"}
 """Timings say how long a run took on some machine; no mutation of them makes a file false."""
 SETTINGS = {"symmetry", "symmetry_breaking"}
