@@ -150,12 +150,6 @@ LINE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("path, value, expected", LINE_CASES)
-def test_issue_mutations_of_one_by_one(path, value, expected, folder):
-    data = json.loads((RESULTS / "one-by-one.json").read_text())
-    assert verdict(folder, mutate(data, path, value)).startswith(expected)
-
-
 def test_certificate_deleted_while_certified(folder):
     data = json.loads((RESULTS / "one-by-one.json").read_text())
     assert verdict(folder, mutate(data, ("certificate",), delete=True)) == \
@@ -178,9 +172,10 @@ TML_CASES = [
 ]
 
 
-@pytest.mark.parametrize("path, value, expected", TML_CASES)
-def test_issue_mutations_of_thats_my_line(path, value, expected, folder):
-    data = json.loads((RESULTS / "thats-my-line-unlimited.json").read_text())
+@pytest.mark.parametrize("name, path, value, expected", [("one-by-one", *case) for case in LINE_CASES]
+                         + [("thats-my-line-unlimited", *case) for case in TML_CASES])
+def test_issue_mutations(name, path, value, expected, folder):
+    data = json.loads((RESULTS / f"{name}.json").read_text())
     assert verdict(folder, mutate(data, path, value)).startswith(expected)
 
 
