@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 
 from powertwo.boards import from_segments, load
 from powertwo.models.cards import cost_bound, line_counts, without_empty
-from powertwo.solvers import line_puzzles as lp
+from powertwo.solvers import line_check, line_puzzles as lp
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")
@@ -118,7 +118,7 @@ def test_time_limit_returns_the_best_answer_as_feasible_with_its_bound(monkeypat
         assert result["objective"] == var.objective(board, result["stones"]) > 0
         assert result["bound"] >= result["objective"]
         assert len(result["stones"]) <= 32
-        monkeypatch.setattr(lp, "CHECK_TIME_LIMIT", 2.0)
+        monkeypatch.setattr(line_check, "CHECK_TIME_LIMIT", 2.0)
         lp.confirmed.cache_clear()
         report = lp.check(result, board)
         assert report.valid, report.faults
