@@ -24,10 +24,11 @@ id or label everywhere. The rules layer reads no files.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Iterable, Iterator, Mapping
+from itertools import islice
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
 
-from powertwo.boards import Board, BoardError, load as load_board
-from powertwo.boards.jsonfile import loads as json_loads, read_json
+from powertwo.boards import Board, BoardError, NodeId, load as load_board
+from powertwo.boards.jsonfile import loads as json_loads
 
 Player = int
 
@@ -563,22 +564,10 @@ def square_key(label: str) -> tuple[int, str]:
     return (int(label[1:]), label[0])
 
 
-def read_json_file(path: str) -> Any:
-    """A position file's JSON; :class:`RecordError` naming the file if unreadable."""
-    return read_json(path, RecordError, what="position file")
-
-
-def player_field(data: Mapping, names: tuple[str, str], where: str = "position") -> int:
-    """The player named in the field ``to_move`` (default: the first player)."""
-    value = data.get("to_move", names[0])
-    if value not in names:
-        raise RecordError(f"{where}: field 'to_move' must be one of {list(names)}, not {value!r}")
-    return names.index(value)
-
-
-def ply_field(data: Mapping) -> int:
-    """The field ``ply`` (default 0)."""
-    ply = data.get("ply", 0)
-    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-        raise RecordError(f"position: field 'ply' must be a whole number >= 0, not {ply!r}")
-    return ply
+def ray_between(board: Board, frm: NodeId, to: NodeId) -> tuple[NodeId, ...] | None:
+    """The nodes met sliding along one line from ``frm`` (excluded) to ``to`` (included), or
+    ``None`` when no line holds both."""
+    for ray in board.rays[frm]:
+        if to in ray:
+            return ray[:ray.index(to) + 1]
+    return None
