@@ -172,7 +172,7 @@ def check(data: Mapping, board: Board, base: Path | None = None) -> CheckReport:
                           f"after {CHECK_TIME_LIMIT:g} s")
         if f.bound is not None and own.status == "feasible":
             _check_bound(var, own, f.bound, faults, notes)
-        return CheckReport(tuple(faults), tuple(notes))
+        return CheckReport(tuple(faults), tuple(notes), _summary(board, f, own, stone_set, value) if not faults else "")
     if f.status == "infeasible" or own.status == "infeasible":
         if f.status == "infeasible" and own.status == "infeasible":
             notes.append("infeasibility confirmed by cp-sat")
@@ -211,6 +211,9 @@ def _summary(board: Board, f: _File, own: Outcome, stone_set: list[int], value: 
         parts.append("infeasible (cp-sat proves it)")
     elif own.status == "optimal":
         parts.append(f"{f.status or 'no status'} (the optimum is {own.objective}, cp-sat proves it)")
+    else:
+        parts.append(f"{f.status or 'no status'} (the checker's cp-sat solve did not prove the optimum "
+                     f"in {CHECK_TIME_LIMIT:g} s)")
     if f.certified:
         parts.append("certificate re-checked by dratify")
     return "; ".join(parts)
