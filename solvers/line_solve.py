@@ -87,23 +87,27 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
     with Solver(name=SEARCH_SOLVER, bootstrap_with=hard) as solver:
         totalizer = ITotalizer(lits=list(cnf.costs), ubound=len(cnf.costs), top_id=pool.top)
         solver.append_formula(totalizer.cnf.clauses)
-        while True:
-            answer = sat_call(solver, (), budget)
-            if answer is None:
-                break
-            if not answer:
-                status = "infeasible" if best is None else "optimal"
-                break
-            model = set(lit for lit in solver.get_model() if lit > 0)
-            chosen = tuple(v for v in board.nodes if cnf.stones[v] in model)
-            # the cost the stones achieve (may beat the model's own "y" literals, which are one-way)
-            cost = cnf.cost(var.objective(board, chosen))
-            best = (cost, chosen)
-            progress(f"sat: objective {cnf.objective(cost)}")
-            if cost == 0:
-                status = "optimal"
-                break
-            solver.add_clause([-totalizer.rhs[cost - 1]])
+        try:
+            while True:
+                answer = sat_call(solver, (), budget)
+                if answer is None:
+                    break
+                if not answer:
+                    status = "infeasible" if best is None else "optimal"
+                    break
+                model = set(lit for lit in solver.get_model() if lit > 0)
+                chosen = tuple(v for v in board.nodes if cnf.stones[v] in model)
+                # the cost the stones achieve (may beat the model's own "y" literals, which are one-way)
+                cost = cnf.cost(var.objective(board, chosen))
+                best = (cost, chosen)
+                progress(f"sat: objective {cnf.objective(cost)}")
+                if cost == 0:
+                    status = "optimal"
+                    break
+                solver.add_clause([-totalizer.rhs[cost - 1]])
+        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+            budget.interrupted = True
+            status = "unknown"
         totalizer.delete()
     seconds = time.perf_counter() - started
     if best is None:

@@ -55,7 +55,8 @@ def trivial_bound(board: Board, supply: Supply) -> int:
 
 
 # ---------------------------------------------------------------------------- backends
-def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:
+def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+                  progress: Progress = no_progress) -> dict:
     from ortools.sat.python import cp_model
 
     cm = cp_sat_model(board, supply, symmetry=symmetry)
@@ -80,7 +81,8 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
     return out
 
 
-def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:
+def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+               progress: Progress = no_progress) -> dict:
     """Linear search upwards: find a legal final position, then ask for one stone more, until the
     solver proves that none exists (the optimum's upper bound)."""
     from pysat.solvers import Solver
@@ -93,24 +95,29 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
     status = "unknown"
     with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
         want = 0
-        while True:
-            if want > len(sm.at_least):
-                status = "optimal"  # no count above the number of nodes exists
-                bound = len(sm.at_least)
-                break
-            started = time.perf_counter()
-            answer = sat_call(solver, [sm.at_least[want - 1]] if want else [], budget)
-            calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
-                          "seconds": round(time.perf_counter() - started, 3)})
-            if answer is None:
-                status = "feasible" if final is not None else "unknown"
-                break
-            if answer is False:
-                status = "optimal" if final is not None else "infeasible"
-                bound = want - 1
-                break
-            final = final_from_values(board, sm.value_reader(solver.get_model()))
-            want = final.total + 1
+        try:
+            while True:
+                if want > len(sm.at_least):
+                    status = "optimal"  # no count above the number of nodes exists
+                    bound = len(sm.at_least)
+                    break
+                started = time.perf_counter()
+                answer = sat_call(solver, [sm.at_least[want - 1]] if want else [], budget)
+                calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
+                              "seconds": round(time.perf_counter() - started, 3)})
+                if answer is None:
+                    status = "feasible" if final is not None else "unknown"
+                    break
+                if answer is False:
+                    status = "optimal" if final is not None else "infeasible"
+                    bound = want - 1
+                    break
+                final = final_from_values(board, sm.value_reader(solver.get_model()))
+                want = final.total + 1
+                progress(f"sat: a legal game ends with {final.total} stones; asking for {want}")
+        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+            budget.interrupted = True
+            status = "feasible" if final is not None else "unknown"
     out = {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
     if budget.interrupted:
         out["stopped"] = budget.reason
@@ -185,7 +192,7 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
     supply = supply_of(stones)
     progress(f"{PUZZLE} ({supply_text(supply)} stones): {backend}")
     started = time.perf_counter()
-    run = (_solve_cp_sat if backend == "cp-sat" else _solve_sat)(board, supply, time_limit, bool(symmetry))
+    run = (_solve_cp_sat if backend == "cp-sat" else _solve_sat)(board, supply, time_limit, bool(symmetry), progress)
     seconds = time.perf_counter() - started
     final: FinalPosition | None = run.pop("final")
     result: dict[str, Any] = {
