@@ -10,7 +10,7 @@ from powertwo.boards import Board, NodeId
 from powertwo.models.cards import cost_bound, orbit, without_empty
 
 from .line_variants import STONES, Variant
-from .satcall import Budget, sat_call
+from .satcall import Budget, cpsat_sigint, sat_call
 
 MAX_ANSWERS = 200_000
 """Enumeration stops (and says so) after this many answers."""
@@ -69,7 +69,8 @@ def enumerate_cpsat(board: Board, var: Variant, optimum: int, *, stones: int = S
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = 2
     solver.parameters.catch_sigint_signal = True
-    status = solver.solve(model, Collect())
+    with cpsat_sigint():
+        status = solver.solve(model, Collect())
     done = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
     return _answers(board, found, symmetry, done, time.perf_counter() - started)
 

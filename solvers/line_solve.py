@@ -20,7 +20,7 @@ from .certify import Certificate, certify_unsat
 from .fields import SolutionError
 from .line_variants import STONES, Variant
 from .registry import Progress, no_progress
-from .satcall import Budget, sat_call
+from .satcall import Budget, cpsat_sigint, sat_call
 
 BACKENDS = ("cp-sat", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
@@ -52,7 +52,8 @@ def solve_cpsat(board: Board, var: Variant, *, stones: int = STONES, symmetry: b
     solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
-    status = solver.solve(model)
+    with cpsat_sigint():
+        status = solver.solve(model)
     seconds = time.perf_counter() - started
     stopped_early = time_limit is None or seconds < time_limit
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

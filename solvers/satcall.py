@@ -9,9 +9,12 @@ and records on the :class:`Budget`, so the caller can return its best answer so 
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 CONFLICT_SLICE = 5_000
 
@@ -51,3 +54,16 @@ def sat_call(solver: Any, assumptions: Sequence[int] = (), budget: Budget | None
     except KeyboardInterrupt:
         budget.interrupted = True
     return None
+
+
+@contextmanager
+def cpsat_sigint() -> Iterator[None]:
+    """Around a CP-SAT solve: CP-SAT catches Ctrl-C itself (``catch_sigint_signal``: the search
+    ends as at a time limit) but leaves the process without a SIGINT handler afterwards, so a later
+    Ctrl-C would kill it. The Python handler that was in place is installed again."""
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if handler is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, handler)

@@ -24,7 +24,7 @@ from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_
 from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
 from .fields import bool_field, choice_field, int_field, known_fields, seconds_value
-from .satcall import Budget, sat_call
+from .satcall import Budget, cpsat_sigint, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
 )
@@ -65,7 +65,8 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
     solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    code = solver.solve(cm.model)
+    with cpsat_sigint():
+        code = solver.solve(cm.model)
     name = solver.status_name(code)
     bound = trivial_bound(board, supply)
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):

@@ -155,3 +155,16 @@ def test_ctrl_c_returns_the_best_answer_so_far():
     assert result["status"] == "feasible" and result["stopped"] == "interrupted (Ctrl-C)"
     assert result["objective"] <= 52 <= result["bound"]
     assert check(result, board, prove_bound=False).valid
+
+
+def test_ctrl_c_still_works_after_a_cp_sat_solve():
+    """CP-SAT catches SIGINT during its search and leaves no handler behind; the solvers put the
+    Python handler back, so a later Ctrl-C is a KeyboardInterrupt, not the death of the process."""
+    import time
+
+    from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat
+
+    solve_cpsat(load("power-of-two"), VARIANTS["one-by-one"])
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
