@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Board, BoardError, format_fraction
+from .jsonfile import loads, read_json
 from .build import from_grids, from_segments, parse_point, parse_segments
 
 DATA_PACKAGE = "powertwo.boards.data"
@@ -48,19 +49,11 @@ def load(name_or_path: str | Path) -> Board:
     path = Path(key)
     if not path.exists():
         raise BoardError(f"no board named {key!r} (shipped: {', '.join(shipped())}) and no such file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoardError(f"{path}: cannot read board file ({exc.__class__.__name__})") from None
-    return from_json(text, where=str(path))
+    return from_dict(read_json(path, BoardError, what="board file"), str(path))
 
 
 def from_json(text: str, where: str = "board") -> Board:
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return from_dict(raw, where)
+    return from_dict(loads(text, where, BoardError), where)
 
 
 def _resolve_starts(raw: Any, labels: dict[str, int], size: int, where: str) -> tuple:

@@ -23,12 +23,12 @@ id or label everywhere. The rules layer reads no files.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
 
 from powertwo.boards import Board, BoardError, NodeId, load as load_board
+from powertwo.boards.jsonfile import loads as json_loads
 
 Player = int
 
@@ -449,10 +449,10 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     """Read a record object: ``{"game", "options"?, "start"? | "position"?, "moves": [...]}``."""
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            msg = getattr(exc, "msg", str(exc))
-            raise RecordError(f"{where}: not valid JSON ({msg})") from None
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+        except UnicodeDecodeError:
+            raise RecordError(f"{where}: not valid JSON (not UTF-8)") from None
+        data = json_loads(text, where, RecordError)
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a game record must be a JSON object")
     if "game" not in data:

@@ -11,18 +11,18 @@ Library code returns data and never prints: progress goes through the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from powertwo.boards import Board, BoardError, load as load_board
+from powertwo.boards.jsonfile import read_json
 
+from .fields import SolutionError, node_ids, node_list, require
 
-class SolutionError(ValueError):
-    """A solution file (or solve request) is malformed: bad JSON, unknown puzzle, missing field,
-    unknown node. The message names the file and field. Faults in a well-formed answer are not
-    errors: the checker reports them as a list."""
+__all__ = ["SolutionError", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle", "PUZZLES",
+           "register_puzzle", "puzzle_names", "get_puzzle", "read_json_file", "solution_board", "check_file",
+           "Progress", "no_progress"]
 
 
 Progress = Callable[[str], None]
@@ -39,6 +39,9 @@ class CheckReport:
 
     faults: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    summary: str = ""
+    """What a valid file was confirmed to be, in words (``16 stones, every line holds exactly one;
+    optimal (cp-sat proves 16)``); empty when the checker says no more than valid."""
 
     @property
     def valid(self) -> bool:
@@ -57,6 +60,8 @@ class ResultRow:
     answers: str
     seconds: float
     files: tuple[str, ...] = ()
+    timings: Mapping[str, float] = field(default_factory=dict)
+    """Seconds of each step (``timings.json``; answer files hold none, so reruns change only timings)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,8 @@ class Puzzle:
     """A registered puzzle.
 
     ``solve(board, **options) -> dict`` returns the result object;
-    ``check(data, board) -> CheckReport`` checks a parsed solution file;
+    ``check(data, board) -> CheckReport`` checks a parsed solution file (with ``base=`` the
+    folder of the file when ``reads_files``: certificates name files relative to it);
     ``diagram(data, board, **draw_options) -> matplotlib figure`` draws one (imported lazily by
     the caller); ``draw_options`` names the keywords it takes (``ids``: node ids on or off,
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
@@ -81,6 +87,7 @@ class Puzzle:
     options: tuple[str, ...] = field(default=())
     order: int = 100
     draw_options: tuple[str, ...] = ("ids",)
+    reads_files: bool = False
 
 
 PUZZLES: dict[str, Puzzle] = {}
@@ -116,18 +123,9 @@ def get_puzzle(name: str) -> Puzzle:
 
 
 def read_json_file(path: str | Path) -> Any:
-    """A JSON file, or a :class:`SolutionError` saying why it cannot be read."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SolutionError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SolutionError(f"{path}: cannot read ({exc.__class__.__name__})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SolutionError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    """A JSON file through the one safe reader (size, depth and digit limits), or a
+    :class:`SolutionError` saying why it cannot be read."""
+    return read_json(path, SolutionError)
 
 
 def solution_board(data: Mapping, where: str) -> Board:
@@ -141,31 +139,17 @@ def solution_board(data: Mapping, where: str) -> Board:
         raise SolutionError(f"{where}: field 'board': {exc}") from None
 
 
-def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """``data[key]`` of the given type, or a :class:`SolutionError` naming the field."""
-    if key not in data:
-        raise SolutionError(f"{where}: missing field '{key}'")
-    value = data[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise SolutionError(f"{where}: field '{key}' must be {names}")
-    return value
-
-
-def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
-    """A list of node ids from field ``key``; unknown nodes name the board."""
-    return node_ids(require(data, key, list, where), board, where, field=key)
-
-
-def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -> list[int]:
-    """Every entry of ``raw`` as a node id of ``board``, in order; a non-id or an unknown node
-    raises :class:`SolutionError` naming ``where`` (and the ``field``, when given)."""
-    out = []
-    for v in raw:
-        if isinstance(v, bool) or not isinstance(v, int):
-            prefix = f"field '{field}': " if field else ""
-            raise SolutionError(f"{where}: {prefix}{v!r} is not a node id")
-        if not board.has_node(v):
-            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-        out.append(v)
-    return out
+def check_file(path: str | Path) -> CheckReport:
+    """Check a solution file: read it safely, load the board it names, and let its puzzle's
+    checker verify (or refuse) every field."""
+    path = Path(path)
+    data = read_json_file(path)
+    if not isinstance(data, dict) or "puzzle" not in data:
+        raise SolutionError(f"{path}: not a solution file (no field 'puzzle')")
+    if not isinstance(data["puzzle"], str):
+        raise SolutionError(f"{path}: field 'puzzle' must be a string")
+    puzzle = get_puzzle(data["puzzle"])
+    board = solution_board(data, str(path))
+    if puzzle.reads_files:
+        return puzzle.check(data, board, base=path.parent)  # type: ignore[call-arg]
+    return puzzle.check(data, board)

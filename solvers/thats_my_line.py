@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -22,7 +23,10 @@ from powertwo.models.thats_my_line import (
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
 from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
-from .certify import Certificate, certify_unsat, checker_name
+from .certify import Certificate, certify_unsat, checker_name, dimacs, sha256
+from .certify import check as check_drat
+from .fields import bool_field, choice_field, int_field, known_fields, seconds_value, sibling_file
+from .satcall import Budget, cpsat_sigint, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
 )
@@ -31,7 +35,6 @@ PUZZLE = "thats-my-line"
 GAME = "thats-my-line"
 BACKENDS = ("cp-sat", "sat")
 SAT_SOLVER = "cadical195"
-CONFLICT_SLICE = 20_000
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker spends re-proving a claimed bound before it gives up (and says so)."""
 
@@ -41,7 +44,8 @@ def supply_of(stones: Any) -> Supply:
     try:
         return stones_option(stones)
     except RecordError:
-        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', not {stones!r}") from None
+        raise SolutionError(f"{PUZZLE}: --stones must be a number >= 0 or 'unlimited', "
+                            f"not {str(stones)[:40]!r}") from None
 
 
 def supply_text(supply: Supply) -> int | str:
@@ -53,15 +57,18 @@ def trivial_bound(board: Board, supply: Supply) -> int:
 
 
 # ---------------------------------------------------------------------------- backends
-def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:
+def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+                  progress: Progress = no_progress) -> dict:
     from ortools.sat.python import cp_model
 
     cm = cp_sat_model(board, supply, symmetry=symmetry)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
+    solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    code = solver.solve(cm.model)
+    with cpsat_sigint():
+        code = solver.solve(cm.model)
     name = solver.status_name(code)
     bound = trivial_bound(board, supply)
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
@@ -70,55 +77,54 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
         return {"status": "unknown" if code == cp_model.UNKNOWN else name.lower(), "final": None,
                 "bound": bound, "solver_status": name}
     final = final_from_values(board, lambda n: solver.boolean_value(cm.variables[n]))
-    return {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
-            "bound": bound, "solver_status": name}
+    out = {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
+           "bound": bound, "solver_status": name}
+    if code == cp_model.FEASIBLE and (time_limit is None or solver.wall_time < time_limit):
+        out["stopped"] = "interrupted (Ctrl-C)"
+    return out
 
 
-def _sat_call(solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """One SAT call; ``None`` when the deadline passes first. CaDiCaL cannot be interrupted, so
-    a timed call runs in slices of :data:`CONFLICT_SLICE` conflicts (learnt clauses are kept)."""
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
-    while time.perf_counter() < deadline:
-        solver.conf_budget(CONFLICT_SLICE)
-        answer = solver.solve_limited(assumptions=assumptions)
-        if answer is not None:
-            return answer
-    return None
-
-
-def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool) -> dict:
+def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+               progress: Progress = no_progress) -> dict:
     """Linear search upwards: find a legal final position, then ask for one stone more, until the
     solver proves that none exists (the optimum's upper bound)."""
     from pysat.solvers import Solver
 
     sm = sat_model(board, supply, symmetry=symmetry)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    budget = Budget.seconds(time_limit)
     calls: list[dict] = []
     final: FinalPosition | None = None
     bound = trivial_bound(board, supply)
     status = "unknown"
     with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
         want = 0
-        while True:
-            if want > len(sm.at_least):
-                status = "optimal"  # no count above the number of nodes exists
-                bound = len(sm.at_least)
-                break
-            started = time.perf_counter()
-            answer = _sat_call(solver, [sm.at_least[want - 1]] if want else [], deadline)
-            calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: "time limit"}[answer],
-                          "seconds": round(time.perf_counter() - started, 3)})
-            if answer is None:
-                status = "feasible" if final is not None else "unknown"
-                break
-            if answer is False:
-                status = "optimal" if final is not None else "infeasible"
-                bound = want - 1
-                break
-            final = final_from_values(board, sm.value_reader(solver.get_model()))
-            want = final.total + 1
-    return {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
+        try:
+            while True:
+                if want > len(sm.at_least):
+                    status = "optimal"  # no count above the number of nodes exists
+                    bound = len(sm.at_least)
+                    break
+                started = time.perf_counter()
+                answer = sat_call(solver, [sm.at_least[want - 1]] if want else [], budget)
+                calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
+                              "seconds": round(time.perf_counter() - started, 3)})
+                if answer is None:
+                    status = "feasible" if final is not None else "unknown"
+                    break
+                if answer is False:
+                    status = "optimal" if final is not None else "infeasible"
+                    bound = want - 1
+                    break
+                final = final_from_values(board, sm.value_reader(solver.get_model()))
+                want = final.total + 1
+                progress(f"sat: a legal game ends with {final.total} stones; asking for {want}")
+        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+            budget.interrupted = True
+            status = "feasible" if final is not None else "unknown"
+    out = {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
+    if budget.interrupted:
+        out["stopped"] = budget.reason
+    return out
 
 
 # ---------------------------------------------------------------------------- records
@@ -185,12 +191,11 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
     the most; ``feasible`` when the time limit ran out first (``bound`` the best proven)."""
     if backend not in BACKENDS:
         raise SolutionError(f"{PUZZLE}: unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
-    if time_limit is not None and time_limit <= 0:
-        raise SolutionError(f"{PUZZLE}: --time-limit must be positive, not {time_limit}")
+    time_limit = seconds_value(time_limit)
     supply = supply_of(stones)
     progress(f"{PUZZLE} ({supply_text(supply)} stones): {backend}")
     started = time.perf_counter()
-    run = (_solve_cp_sat if backend == "cp-sat" else _solve_sat)(board, supply, time_limit, bool(symmetry))
+    run = (_solve_cp_sat if backend == "cp-sat" else _solve_sat)(board, supply, time_limit, bool(symmetry), progress)
     seconds = time.perf_counter() - started
     final: FinalPosition | None = run.pop("final")
     result: dict[str, Any] = {
@@ -212,38 +217,83 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
 
 
 # ---------------------------------------------------------------------------- check
-def _int_field(data: Mapping, key: str, where: str) -> int:
-    return require(data, key, int, where)
+FIELDS = frozenset({
+    "puzzle", "board", "stones", "backend", "symmetry", "status", "objective", "bound", "light", "dark",
+    "light_count", "dark_count", "first_pass", "record", "passes", "outcome", "seconds", "solver_status",
+    "optimal_splits", "proofs", "calls", "sat_solver", "stopped", "certified", "certificate",
+})
+"""Every field a solution file may have. ``seconds``, ``symmetry`` and ``stopped`` say how the run
+went and are taken as given; every other field is recomputed or re-proved (or the file refused)."""
+STATUSES = ("optimal", "feasible", "infeasible", "unknown")
+SOLVER_STATUSES = {"optimal": "OPTIMAL", "feasible": "FEASIBLE", "infeasible": "INFEASIBLE", "unknown": "UNKNOWN"}
+
+
+def max_record(board: Board) -> int:
+    """No game has more turns: every turn but a pass places a stone, and a side passes only
+    when it cannot place (so never twice running without the game ending)."""
+    return 2 * board.size + 2
 
 
 def bound_holds(board: Board, supply: Supply, bound: int, time_limit: float = CHECK_TIME_LIMIT) -> bool | None:
     """Whether no legal game ends with more than ``bound`` stones (SAT, symmetry breaking on);
     ``None`` when the time limit runs out."""
+    return _bound_holds(board, supply, bound, time_limit)
+
+
+@lru_cache(maxsize=32)
+def _bound_holds(board: Board, supply: Supply, bound: int, time_limit: float) -> bool | None:
     from pysat.solvers import Solver
 
     if bound >= trivial_bound(board, supply):
         return True
+    if bound < 0:
+        return False
     sm = sat_model(board, supply, symmetry=True)
     with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
-        answer = _sat_call(solver, [sm.at_least[bound]], time.perf_counter() + time_limit)
+        answer = sat_call(solver, [sm.at_least[bound]], Budget.seconds(time_limit))
     return None if answer is None else not answer
 
 
-def check(data: Mapping, board: Board, *, prove_bound: bool = True) -> CheckReport:
-    """Check a solution file: replay its record, compare every claim with the replay, and
-    re-prove the claimed bound. Each fault names the move or field it concerns."""
+@lru_cache(maxsize=32)
+def _splits(board: Board, supply: Supply, optimum: int) -> tuple[tuple[int, int], ...]:
+    return tuple(optimal_splits(board, supply, optimum))
+
+
+def _first_pass(game: Any, states: list, moves: list[str]) -> str | None:
+    for state, text in zip(states, moves, strict=False):
+        if text.strip().lower() == "pass":
+            return "light" if state.to_move == LIGHT else "dark"
+    return None
+
+
+def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
+    """Check a solution file: replay its record, compare every field with the replay, re-prove
+    the claimed bound (and with it the optimum, the Light/Dark splits and each backend's
+    reported result). Each fault names the move or field it concerns; an unknown or malformed
+    field is a :class:`SolutionError` naming it."""
     where = PUZZLE
+    if not isinstance(data, Mapping):
+        raise SolutionError(f"{where}: not a JSON object")
+    known_fields(data, FIELDS, where)
     supply = supply_of(require(data, "stones", (int, str), where))
     moves = require(data, "record", list, where)
-    if not all(isinstance(m, str) for m in moves):
+    if len(moves) > max_record(board):
+        raise SolutionError(f"{where}: field 'record' has {len(moves)} moves, no game on board {board.name} "
+                            f"has more than {max_record(board)}")
+    if not all(isinstance(m, str) and len(m) <= 40 for m in moves):
         raise SolutionError(f"{where}: field 'record' must be a list of move strings")
-    objective = _int_field(data, "objective", where)
-    light = node_list(data, "light", board, where)
-    dark = node_list(data, "dark", board, where)
+    status = choice_field(data, "status", STATUSES, where, required=False)
+    choice_field(data, "backend", BACKENDS, where, required=False)
+    bool_field(data, "symmetry", where)
+    objective = int_field(data, "objective", where, required=status in ("optimal", "feasible") or "light" in data)
+    bound = int_field(data, "bound", where, required=False)
+    light = node_list(data, "light", board, where) if "light" in data else None
+    dark = node_list(data, "dark", board, where) if "dark" in data else None
     faults: list[str] = []
     notes: list[str] = []
     game, states, fault = replay(board, supply, moves)
     end = states[-1]
+    total = len(end.light) + len(end.dark)
     if fault:
         faults.append(fault)
     else:
@@ -252,28 +302,137 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True) -> CheckRepo
             faults.append(f"the record stops after move {len(moves)} before the game is over: {open_play}")
         else:
             notes.append(f"the record replays to a finished game: {game.outcome(end).reason}")
-    total = len(end.light) + len(end.dark)
-    if not fault and objective != total:
-        faults.append(f"claimed objective {objective}, but the game ends after move {len(moves)} "
-                      f"with {total} stones")
-    if not fault and (set(light) != set(end.light) or set(dark) != set(end.dark)):
-        faults.append(f"fields 'light'/'dark' do not match the position after move {len(moves)}")
-    status = data.get("status")
-    if "bound" in data:
-        bound = _int_field(data, "bound", where)
+    if not fault:
+        after = f"after move {len(moves)}"
+        if objective is not None and objective != total:
+            faults.append(f"claimed objective {objective}, but the game ends {after} with {total} stones")
+        for side, listed, real in (("light", light, end.light), ("dark", dark, end.dark)):
+            if listed is not None and sorted(listed) != sorted(real):
+                faults.append(f"field '{side}' does not match the position {after}"
+                              + (" (a node listed twice)" if len(set(listed)) != len(listed) else ""))
+            count = int_field(data, f"{side}_count", where, required=False)
+            if count is not None and count != len(real):
+                faults.append(f"field '{side}_count' is {count}, the game ends with {len(real)} {side} stones")
+        passes = int_field(data, "passes", where, required=False)
+        real_passes = sum(1 for m in moves if m.strip().lower() == "pass")
+        if passes is not None and passes != real_passes:
+            faults.append(f"field 'passes' is {passes}, the record has {real_passes}")
+        if "first_pass" in data:
+            claimed = data["first_pass"]
+            if claimed not in (None, "light", "dark"):
+                raise SolutionError(f"{where}: field 'first_pass' must be \"light\", \"dark\" or null")
+            real_first = _first_pass(game, states, moves)
+            if claimed != real_first:
+                faults.append(f"field 'first_pass' is {claimed}, the record's first pass is "
+                              f"{'by ' + real_first if real_first else 'none'}")
+        if "outcome" in data:
+            said = require(data, "outcome", str, where)
+            real = game.outcome(end)
+            if real is None or said != real.reason:
+                faults.append(f"field 'outcome' {said[:80]!r} is not how the game ends: "
+                              f"{real.reason if real else 'it is not over'!r}")
+    if status in ("infeasible", "unknown") and moves:
+        faults.append(f"claims status {status}, but gives a game record")
+    if "solver_status" in data:
+        said = require(data, "solver_status", str, where)
+        if status is not None and said != SOLVER_STATUSES[status]:
+            faults.append(f"field 'solver_status' {said[:40]!r} contradicts status {status}")
+    if "sat_solver" in data and require(data, "sat_solver", str, where) != SAT_SOLVER:
+        faults.append(f"field 'sat_solver' {str(data['sat_solver'])[:40]!r}: the SAT backend runs {SAT_SOLVER}")
+    if bound is not None and objective is not None:
         if status == "optimal" and bound != objective:
             faults.append(f"status optimal, but bound {bound} differs from objective {objective}")
-        if not faults and prove_bound:
-            held = bound_holds(board, supply, bound)
-            if held is None:
-                notes.append(f"bound {bound} not re-proven within {CHECK_TIME_LIMIT:.0f} s")
-            elif held:
-                notes.append(f"bound {bound} re-proven by sat: no legal game ends with {bound + 1} stones")
-                if bound == objective:
-                    notes.append(f"optimality of {objective} stones confirmed")
-            else:
-                faults.append(f"claimed bound {bound} is wrong: a legal game ends with {bound + 1} stones")
-    return CheckReport(tuple(faults), tuple(notes))
+        elif status == "feasible" and bound == objective:
+            faults.append(f"status feasible with bound {bound} equal to the objective: that is optimal")
+        elif bound < objective:
+            faults.append(f"claimed bound {bound} is below the objective {objective} of the file's own game")
+    if status == "optimal" and bound is None:
+        faults.append("status optimal without a bound")
+    optimum = None
+    if bound is not None and prove_bound and not faults:
+        held = bound_holds(board, supply, bound)
+        if held is None:
+            faults.append(f"cannot confirm bound {bound}: not re-proven within {CHECK_TIME_LIMIT:.0f} s")
+        elif held:
+            notes.append(f"bound {bound} re-proven by sat: no legal game ends with {bound + 1} stones")
+            if bound == objective:
+                optimum = bound
+                notes.append(f"optimality of {objective} stones confirmed")
+        else:
+            faults.append(f"claimed bound {bound} is wrong: a legal game ends with {bound + 1} stones")
+    needs_optimum = [k for k in ("optimal_splits", "proofs") if k in data]
+    if needs_optimum and optimum is None and not faults and prove_bound:
+        faults.append(f"cannot confirm field '{needs_optimum[0]}': the file proves no optimum")
+    if optimum is not None:
+        _check_proven(data, board, supply, optimum, faults, notes)
+    if prove_bound and not fault:
+        _check_certificate(data, board, supply, optimum, base, faults, notes)
+    if "calls" in data and prove_bound and not fault:
+        _check_calls(data, board, supply, total, faults)
+    summary = ""
+    if not faults:
+        summary = (f"{total} stones (Light {len(end.light)}, Dark {len(end.dark)}), a legal finished game of "
+                   f"{len(moves)} moves")
+        if optimum is not None:
+            summary += f"; optimal (sat proves no game ends with {optimum + 1})"
+    return CheckReport(tuple(faults), tuple(notes), summary)
+
+
+def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, faults: list[str],
+                  notes: list[str]) -> None:
+    """The fields that follow from the proven optimum: splits, each backend's result, SAT calls."""
+    where = PUZZLE
+    if "optimal_splits" in data:
+        raw = require(data, "optimal_splits", list, where)
+        claimed = []
+        for k, entry in enumerate(raw):
+            if not isinstance(entry, Mapping) or set(entry) != {"light", "dark"}:
+                raise SolutionError(f"{where}: field 'optimal_splits' entry {k} must be {{\"light\": N, \"dark\": N}}")
+            claimed.append((int_field(entry, "light", f"{where}: optimal_splits[{k}]", minimum=0),
+                            int_field(entry, "dark", f"{where}: optimal_splits[{k}]", minimum=0)))
+        real = list(_splits(board, supply, optimum))
+        if claimed != real:
+            faults.append("field 'optimal_splits' lists " + (", ".join(f"{a}-{b}" for a, b in claimed) or "none")
+                          + "; the optimal games split Light-Dark " + ", ".join(f"{a}-{b}" for a, b in real))
+        else:
+            notes.append("optimal splits confirmed by sat: " + ", ".join(f"{a}-{b}" for a, b in real))
+    if "proofs" in data:
+        proofs = require(data, "proofs", Mapping, where)
+        known_fields(proofs, BACKENDS, where, prefix="proofs.")
+        for backend, entry in proofs.items():
+            w = f"{where}: proofs.{backend}"
+            if not isinstance(entry, Mapping):
+                raise SolutionError(f"{w}: must be an object {{status, objective, bound}}")
+            known_fields(entry, ("status", "objective", "bound", "seconds"), where, prefix=f"proofs.{backend}.")
+            said = (choice_field(entry, "status", STATUSES, w), int_field(entry, "objective", w, required=False),
+                    int_field(entry, "bound", w, required=False))
+            if said != ("optimal", optimum, optimum):
+                faults.append(f"field 'proofs.{backend}' says {said[0]} {said[1]} (bound {said[2]}); the proven "
+                              f"optimum is {optimum}")
+        if not any(f.startswith("field 'proofs.") for f in faults):
+            notes.append(f"the backends' reported optima ({', '.join(proofs)}) agree with the re-proven optimum "
+                         f"{optimum} (their runs are not repeated)")
+
+
+def _check_calls(data: Mapping, board: Board, supply: Supply, total: int, faults: list[str]) -> None:
+    """The SAT backend's calls: "sat" for "at least k stones" is confirmed by the file's own game
+    (k <= its stones) or refuted by a proof; "unsat" is re-proved."""
+    where = PUZZLE
+    calls = require(data, "calls", list, where)
+    if len(calls) > board.size + 2:
+        raise SolutionError(f"{where}: field 'calls' lists {len(calls)} calls, more than the search can make")
+    for k, call in enumerate(calls):
+        w = f"{where}: calls[{k}]"
+        if not isinstance(call, Mapping):
+            raise SolutionError(f"{w}: must be an object {{at_least, answer}}")
+        known_fields(call, ("at_least", "answer", "seconds"), where, prefix=f"calls[{k}].")
+        at_least = int_field(call, "at_least", w, minimum=0, maximum=board.size + 1)
+        answer = choice_field(call, "answer", ("sat", "unsat", "time limit", "interrupted (Ctrl-C)"), w)
+        assert at_least is not None
+        if answer == "sat" and at_least > total and bound_holds(board, supply, at_least - 1):
+            faults.append(f"field 'calls' entry {k}: no legal game ends with at least {at_least} stones, not sat")
+        elif answer == "unsat" and (at_least <= total or not bound_holds(board, supply, at_least - 1)):
+            faults.append(f"field 'calls' entry {k}: a legal game ends with at least {at_least} stones, not unsat")
 
 
 # ---------------------------------------------------------------------------- diagram
@@ -302,10 +461,10 @@ def diagram(data: Mapping, board: Board, *, ids: bool = False):
 
 
 # ---------------------------------------------------------------------------- certificate
-def certify_optimum(board: Board, supply: Supply, optimum: int, engine: str = "auto") -> Certificate:
-    """The DRAT certificate of "no legal game ends with ``optimum + 1`` stones": the SAT encoding
-    without symmetry breaking plus the unit clause "at least optimum + 1 stones", refuted by
-    CaDiCaL and checked by dratify (``engine``: see :func:`powertwo.solvers.certify.check`)."""
+def _certificate_clauses(board: Board, supply: Supply, optimum: int) -> tuple[str, list[list[int]], list[str], int]:
+    """The claim "no legal game ends with ``optimum + 1`` stones", its clauses (the SAT encoding
+    without symmetry breaking plus the unit clause "at least optimum + 1 stones"), the DIMACS
+    comments and the top variable."""
     sm = sat_model(board, supply, symmetry=False)
     claim = (f"no legal That's My Line game on board {board.name} ({supply_text(supply)} stones per side) "
              f"ends with {optimum + 1} stones")
@@ -313,7 +472,84 @@ def certify_optimum(board: Board, supply: Supply, optimum: int, engine: str = "a
         raise SolutionError(f"{PUZZLE}: {optimum + 1} stones do not fit on board {board.name}")
     clauses = [list(c) for c in sm.clauses] + [[sm.at_least[optimum]]]
     comments = [f"powertwo certificate: {claim}", "the CNF is UNSAT (no symmetry-breaking clauses)"]
-    return certify_unsat(clauses, claim, comments, top=sm.vpool.top, engine=engine)
+    return claim, clauses, comments, sm.vpool.top
+
+
+def certificate_cnf(board: Board, supply: Supply, optimum: int) -> tuple[str, str]:
+    """The claim the optimum needs proved and its CNF in DIMACS."""
+    claim, clauses, comments, top = _certificate_clauses(board, supply, optimum)
+    return claim, dimacs(clauses, comments, top)
+
+
+def certify_optimum(board: Board, supply: Supply, optimum: int, engine: str = "auto") -> Certificate:
+    """The DRAT certificate of :func:`certificate_cnf`'s claim, refuted by CaDiCaL and checked by
+    dratify (``engine``: see :func:`powertwo.solvers.certify.check`)."""
+    claim, clauses, comments, top = _certificate_clauses(board, supply, optimum)
+    return certify_unsat(clauses, claim, comments, top=top, engine=engine)
+
+
+CERTIFICATE_FIELDS = frozenset({
+    "claim", "solver", "checker", "verdict", "cnf_sha256", "proof_sha256", "proof_lines", "solve_seconds",
+    "check_seconds", "cnf", "proof",
+})
+
+
+def _read_gzip(path: Path, where: str, field: str) -> str:
+    import gzip
+
+    try:
+        return gzip.decompress(path.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as err:
+        raise SolutionError(f"{where}: field '{field}': {path.name} is not a gzipped text file ({err})") from None
+
+
+def _check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int | None, base: Path | None,
+                       faults: list[str], notes: list[str]) -> None:
+    """The fields ``certified`` and ``certificate``: the named CNF must be this tool's encoding of
+    the claim the optimum needs, and dratify must accept the named proof of it."""
+    where = PUZZLE
+    certified = bool_field(data, "certified", where, default=False)
+    if "certificate" not in data:
+        if certified:
+            faults.append("claims certified, but gives no certificate")
+        return
+    cert: Any = data["certificate"]
+    if not isinstance(cert, Mapping):
+        raise SolutionError(f"{where}: field 'certificate' must be an object (claim, verdict, hashes, files)")
+    known_fields(cert, CERTIFICATE_FIELDS, where, prefix="certificate.")
+    cw = f"{where}: field 'certificate'"
+    claim = require(cert, "claim", str, cw)
+    verdict = require(cert, "verdict", str, cw)
+    cnf_path = sibling_file(base, require(cert, "cnf", str, cw), where, "certificate.cnf")
+    proof_path = sibling_file(base, require(cert, "proof", str, cw), where, "certificate.proof")
+    if not certified:
+        faults.append("gives a certificate, but field 'certified' is not true")
+    if optimum is None:
+        faults.append("gives a certificate, but the file proves no optimum")
+        return
+    own_claim, own_cnf = certificate_cnf(board, supply, optimum)
+    before = len(faults)
+    if claim != own_claim:
+        faults.append(f"certificate claim {claim[:120]!r} is not what the optimum needs proved: {own_claim!r}")
+    if not verdict.startswith("VERIFIED"):
+        faults.append(f"certificate verdict {verdict[:60]!r}: the proof is not verified")
+    if _read_gzip(cnf_path, where, "certificate.cnf") != own_cnf:
+        faults.append(f"certificate.cnf {cert['cnf']!r} is not the CNF of the claim")
+    if cert.get("cnf_sha256", sha256(own_cnf)) != sha256(own_cnf):
+        faults.append("certificate cnf_sha256 does not match the CNF of the claim")
+    proof = _read_gzip(proof_path, where, "certificate.proof")
+    if cert.get("proof_sha256", sha256(proof)) != sha256(proof):
+        faults.append(f"certificate proof_sha256 does not match the file {cert['proof']!r}")
+    lines = int_field(cert, "proof_lines", cw, required=False, minimum=0)
+    if lines is not None and lines != proof.count("\n"):
+        faults.append(f"certificate proof_lines {lines}, the file {cert['proof']!r} has {proof.count(chr(10))}")
+    if len(faults) > before:
+        return
+    ok, said, _ = check_drat(own_cnf, proof)
+    if ok:
+        notes.append(f"certificate verified by {checker_name()}: {own_claim}")
+    else:
+        faults.append(f"certificate.proof {cert['proof']!r} does not refute the claim's CNF: {said}")
 
 
 def write_gzip(path: Path, text: str) -> None:
@@ -344,8 +580,10 @@ def optimal_splits(board: Board, supply: Supply, optimum: int) -> list[tuple[int
 
 
 def results(out: Path, progress: Progress) -> list[ResultRow]:
-    """Both supply settings, proven by both backends; the CP-SAT answer is written with the SAT
-    run recorded beside it, plus every Light/Dark split an optimal game can have."""
+    """Both supply settings, proven by both backends; the SAT answer (single-threaded CaDiCaL:
+    the same game on every run, unlike CP-SAT with two workers) is written with both backends'
+    results beside it and every Light/Dark split an optimal game can have. The file holds no
+    timings (they go to the results index), so a rerun rewrites it unchanged."""
     import json
 
     from powertwo.boards import load
@@ -355,18 +593,18 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     rows = []
     for stones in (16, UNLIMITED):
         runs = {backend: solve(board, backend=backend, stones=stones, progress=progress) for backend in BACKENDS}
-        main = runs["cp-sat"]
         for backend, run in runs.items():
             if run["status"] != "optimal":
                 raise SolutionError(f"{PUZZLE} ({stones} stones): {backend} did not prove an optimum")
         if len({run["objective"] for run in runs.values()}) != 1:
             raise SolutionError(f"{PUZZLE} ({stones} stones): the backends disagree: "
                                 + ", ".join(f"{b} {r['objective']}" for b, r in runs.items()))
+        main = {k: v for k, v in runs["sat"].items() if k != "seconds"}
+        main["calls"] = [{k: v for k, v in call.items() if k != "seconds"} for call in main["calls"]]
         splits = optimal_splits(board, supply_of(stones), main["objective"])
-        main = dict(main)
         main["optimal_splits"] = [{"light": a, "dark": b} for a, b in splits]
-        main["proofs"] = {b: {"status": r["status"], "objective": r["objective"], "bound": r["bound"],
-                              "seconds": r["seconds"]} for b, r in runs.items()}
+        main["proofs"] = {b: {"status": r["status"], "objective": r["objective"], "bound": r["bound"]}
+                          for b, r in runs.items()}
         stem = f"thats-my-line-{stones}"
         cert = certify_optimum(board, supply_of(stones), main["objective"])
         progress(f"{PUZZLE} ({stones} stones): certificate {cert.proof.count(chr(10))} proof lines, "
@@ -377,6 +615,8 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
         write_gzip(out / f"{stem}.drat.gz", cert.proof)
         main["certified"] = True
         main["certificate"] = cert.summary() | {"cnf": f"{stem}.cnf.gz", "proof": f"{stem}.drat.gz"}
+        report = check(main, board, base=out)
+        progress(f"{PUZZLE} ({stones} stones): check {'valid' if report.valid else '; '.join(report.faults)}")
         (out / f"{stem}.json").write_text(json.dumps(main, indent=1) + "\n", encoding="utf-8")
         for ext in ("svg", "png"):
             save(diagram(main, board), out / f"{stem}.{ext}")
@@ -384,10 +624,13 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
                  + ", ".join(f"{b} {r['seconds']:.2f} s" for b, r in runs.items()))
         rows.append(ResultRow(
             puzzle=PUZZLE, variant="16 stones per side" if stones == 16 else "unlimited supply",
-            optimum=str(main["objective"]), status="optimal (proven, DRAT-certified)", backends=", ".join(BACKENDS),
+            optimum=str(main["objective"]),
+            status="optimal (proven, DRAT-certified)" + ("" if report.valid else ", CHECK FAILED"),
+            backends=", ".join(BACKENDS),
             answers="splits Light-Dark: " + ", ".join(f"{a}-{b}" for a, b in splits),
             seconds=sum(r["seconds"] for r in runs.values()),
-            files=tuple(f"{stem}.{ext}" for ext in ("json", "svg", "png", "cnf.gz", "drat.gz"))))
+            files=tuple(f"{stem}.{ext}" for ext in ("json", "svg", "png", "cnf.gz", "drat.gz")),
+            timings={b: r["seconds"] for b, r in runs.items()}))
     return rows
 
 
@@ -400,4 +643,5 @@ register_puzzle(Puzzle(
     results=results,
     options=("backend", "time_limit", "stones", "symmetry"),
     order=30,
+    reads_files=True,
 ))

@@ -28,7 +28,7 @@ def test_solve_json_and_check_round_trip(tmp_path):
     res = run("check", out)
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
-    assert lines[0] == "valid"
+    assert lines[0] == "valid: 16 stones, every line holds exactly one; optimal (cp-sat proves 16)"
     assert "optimality confirmed by cp-sat: the optimum is 16" in lines[1]
 
 
@@ -44,15 +44,18 @@ def test_solve_sat_all_and_proof(tmp_path):
 def test_two_by_two_strict_summary():
     res = run("solve", "two-by-two", "--strict", "--backend", "sat")
     assert res.exit_code == 0, res.output
-    assert "objective: 32" in res.stdout and "strict: True" in res.stdout
+    lines = res.stdout.splitlines()
+    assert lines[:3] == ["two-by-two on board power-of-two: optimal", "objective: 32", "bound: 32 (proven)"]
+    assert "strict: yes" in lines and lines[3].startswith("time: ") and lines[4].startswith("stones (20): ")
+    assert "None" not in res.stdout and "{" not in res.stdout
 
 
 @pytest.mark.parametrize("name", ["one-by-one", "line-cover", "two-by-two", "two-by-two-strict"])
 def test_committed_files_check_and_draw(name, tmp_path):
     res = run("check", RESULTS / f"{name}.json")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("valid\n")
-    assert "certificate re-derived" in res.stdout
+    assert res.stdout.startswith("valid: ") and "; optimal (cp-sat proves " in res.stdout.splitlines()[0]
+    assert "certificate re-derived" in res.stdout and "the proof file is checked too" in res.stdout
     res = run("draw", RESULTS / f"{name}.json", "-o", tmp_path / "d.svg")
     assert res.exit_code == 0
     assert (tmp_path / "d.svg").read_text().lstrip().startswith("<?xml")

@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 
 from powertwo.boards import from_segments, load
 from powertwo.models.cards import cost_bound, line_counts, without_empty
-from powertwo.solvers import line_puzzles as lp
+from powertwo.solvers import line_check, line_puzzles as lp
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")
@@ -119,7 +119,7 @@ def test_time_limit_returns_the_best_answer_as_feasible_with_its_bound(monkeypat
         assert result["objective"] == var.objective(board, result["stones"]) > 0
         assert result["bound"] >= result["objective"]
         assert len(result["stones"]) <= 32
-        monkeypatch.setattr(lp, "CHECK_TIME_LIMIT", 2.0)
+        monkeypatch.setattr(line_check, "CHECK_TIME_LIMIT", 2.0)
         lp.confirmed.cache_clear()
         report = lp.check(result, board)
         assert report.valid, report.faults
@@ -238,7 +238,7 @@ def test_committed_answers_are_accepted(name):
     assert (data["objective"], data["optimal_answers"], data["optimal_answers_up_to_symmetry"]) == EXPECTED[name]
     assert data["status"] == "optimal" and data["certified"] is True
     assert data["backends_agreeing"] == ["cp-sat", "sat"]
-    report = lp.check(data, BOARD)
+    report = lp.check(data, BOARD, base=RESULTS)
     assert report.valid, report.faults
     expected = f"optimality confirmed by cp-sat: the optimum is {EXPECTED[name][0]}"
     assert any(n.startswith(expected) for n in report.notes)
@@ -278,7 +278,7 @@ def test_checker_rejects_every_breaking_single_stone_mutation(name):
     rejected = accepted = 0
     for label, stones in mutations(original):
         mutated = dict(data, stones=sorted(stones))
-        report = lp.check(mutated, BOARD)
+        report = lp.check(mutated, BOARD, base=RESULTS)
         assert report.valid == still_holds(name, data, stones), (label, report.faults)
         if report.valid:
             accepted += 1
@@ -296,24 +296,30 @@ def test_checker_fault_lines_are_exact():
     line = next(k for k, ln in enumerate(BOARD.lines) if BOARD.line_text(k) == "60-61-62-63-64")
     held = [v for v in BOARD.lines[line] if v in stones]
     extra = next(v for v in BOARD.lines[line] if v not in stones)
-    report = lp.check(dict(data, stones=sorted(stones | {extra})), BOARD)
+    report = lp.check(dict(data, stones=sorted(stones | {extra})), BOARD, base=RESULTS)
     assert "line 60-61-62-63-64 holds 2 stones, needs exactly 1" in report.faults
     assert "claims objective 16, the stones give 17" in report.faults
     assert "claims optimal, but cp-sat proves the optimum is 16 (the stones give 17)" in report.faults
     assert len(held) == 1
-    report = lp.check(dict(data, objective=15, bound=17), BOARD)
-    assert report.faults == ("claims objective 15, the stones give 16",
-                             "claims lower bound 17, but cp-sat finds an answer with objective 16")
-    report = lp.check(dict(data, optimal_answers=9), BOARD)
+    report = lp.check(dict(data, objective=15, bound=17), BOARD, base=RESULTS)
+    assert report.faults[:3] == ("claims objective 15, the stones give 16",
+                                 "claims status optimal, but bound 17 differs from objective 15",
+                                 "claims lower bound 17, but cp-sat finds an answer with objective 16")
+    # the claims that rest on objective 15 fall with it: the backends and the certificate
+    assert report.faults[3:] == (
+        "claims cp-sat agrees, but the checker's cp-sat solve ends optimal 16, not optimal 15",
+        "claims sat agrees, but the checker's sat solve ends optimal 16, not optimal 15",
+        "gives a certificate, but its status is not a proven optimum or infeasibility")
+    report = lp.check(dict(data, optimal_answers=9), BOARD, base=RESULTS)
     assert report.faults == ("claims 9 optimal answers, there are 8",)
-    report = lp.check(dict(data, stones=data["stones"] + [data["stones"][0]]), BOARD)
+    report = lp.check(dict(data, stones=data["stones"] + [data["stones"][0]]), BOARD, base=RESULTS)
     assert f"node {data['stones'][0]} is listed 2 times" in report.faults
     cover = committed("line-cover")
     report = lp.check(dict(cover, stones=cover["stones"][1:], objective=9, status="feasible", bound=None,
-                           optimal_answers=50), BOARD)
+                           optimal_answers=50), BOARD, base=RESULTS)
     assert any(f.endswith("holds 0 stones, needs at least 1") for f in report.faults)
     strict = committed("two-by-two-strict")
-    report = lp.check(dict(strict, stones=strict["stones"][1:]), BOARD)
+    report = lp.check(dict(strict, stones=strict["stones"][1:]), BOARD, base=RESULTS)
     assert any(f.endswith("holds 1 stone, needs 0 or 2") for f in report.faults)
     assert any("missing from lines_with_two" in f or "lines_with_two lists line" in f for f in report.faults)
 
@@ -325,14 +331,14 @@ def test_checker_fault_lines_are_exact():
     ({"puzzle": "one-by-one", "stones": [], "objective": "3"},
      "one-by-one solution: field 'objective' must be an integer or null"),
     ({"puzzle": "one-by-one", "stones": [], "status": "great"},
-     "one-by-one solution: field 'status' must be one of optimal, feasible, infeasible, unknown"),
+     "one-by-one solution: field 'status' is 'great', not one of optimal, feasible, infeasible, unknown"),
     ({"puzzle": "one-by-one", "stones": [], "strict": True}, "puzzle one-by-one does not take --strict"),
     ({"puzzle": "two-by-two", "stones": [], "lines_with_two": ["1-2"]},
      "two-by-two solution: field 'lines_with_two': '1-2' is not a line of board power-of-two"),
 ])
 def test_malformed_solutions_raise_one_line_errors(data, message):
     with pytest.raises(lp.SolutionError) as err:
-        lp.check(data, BOARD)
+        lp.check(data, BOARD, base=RESULTS)
     assert str(err.value) == message
 
 

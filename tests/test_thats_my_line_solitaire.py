@@ -299,7 +299,7 @@ def test_checker_rejects_a_wrong_claimed_total():
 def test_checker_rejects_a_wrong_bound_claim():
     data = a_52_stone_game()
     data["status"], data["bound"] = "feasible", 51
-    assert check(data, BOARD).faults == ("claimed bound 51 is wrong: a legal game ends with 52 stones",)
+    assert check(data, BOARD).faults == ("claimed bound 51 is below the objective 52 of the file's own game",)
 
 
 def test_checker_names_malformed_fields():
@@ -341,7 +341,9 @@ def test_cli_solve_check_draw(tmp_path):
         "thats-my-line", 16, "sat", 32, 32)
     res = run("check", str(out))
     assert res.exit_code == 0
-    assert res.output.splitlines()[:2] == ["valid", "the record replays to a finished game: neither can place; "
+    assert res.output.splitlines()[:2] == [
+        "valid: 32 stones (Light 16, Dark 16), a legal finished game of 32 moves; optimal (sat proves no game ends "
+        "with 33)", "the record replays to a finished game: neither can place; "
                                            "equal counts (16 to 16 stones), Dark placed last"]
     res = run("draw", str(out), "-o", str(tmp_path / "tml.svg"))
     assert res.exit_code == 0 and (tmp_path / "tml.svg").read_text().startswith("<?xml")

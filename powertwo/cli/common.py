@@ -1,16 +1,50 @@
-"""The click group and the shared error handling of the CLI."""
+"""The click group, the shared error handling and the progress display of the CLI."""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
-from typing import Any
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import click
 
+LONG_VALUE = 120
+"""Values quoted in an error are cut to this many characters (a 5,001-digit number is not echoed)."""
+
+
+def _short(text: str) -> str:
+    words = []
+    for word in text.split(" "):
+        core = word.strip("'\".,")
+        words.append(word if len(word) <= LONG_VALUE else f"'{core[:40]}...' ({len(core)} characters)")
+    return " ".join(words)
+
 
 class Group(click.Group):
-    """Turns library errors into one line on stderr and exit code 2 (never a traceback)."""
+    """Turns library errors and bad arguments into one line on stderr and exit code 2 (never a
+    traceback, never click's usage text), and Ctrl-C into exit code 130."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:  # bad option, bad value, missing argument
+            where = exc.ctx.command_path if exc.ctx is not None else "powertwo"
+            hint = "" if exc.ctx is None else f" (see {where} --help)"
+            click.echo(f"{where}: {_short(exc.format_message())}{hint}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            click.echo(f"powertwo: {_short(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -22,6 +56,8 @@ class Group(click.Group):
             sys.exit(0)
         except (ValueError, OSError) as exc:  # library errors are ValueError subclasses
             fail(str(exc) or exc.__class__.__name__)
+        except RecursionError:
+            fail("input nested too deeply")
         except KeyboardInterrupt:  # pragma: no cover - interactive
             click.echo("interrupted", err=True)
             sys.exit(130)
@@ -29,12 +65,67 @@ class Group(click.Group):
 
 def fail(message: str, code: int = 2) -> None:
     """One line on stderr, then exit."""
-    click.echo(f"powertwo: {message.splitlines()[0] if message else 'error'}", err=True)
+    click.echo(f"powertwo: {_short(message.splitlines()[0]) if message else 'error'}", err=True)
     sys.exit(code)
 
 
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=1, sort_keys=False))
+
+
+class Seconds(click.ParamType):
+    """A time limit: a positive, finite number of seconds (``nan``, ``inf``, 0 refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            seconds = value
+        else:
+            try:
+                seconds = float(str(value))
+            except ValueError:
+                self.fail(f"{str(value)!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value} is not a positive, finite number of seconds", param, ctx)
+        return seconds
+
+
+@contextmanager
+def progress_display(title: str, after: float = 1.0, log: bool = False) -> Iterator[Any]:
+    """A progress callback for library code: each message replaces a spinner line on stderr
+    (rich), shown only when the work takes longer than ``after`` seconds and stderr is a
+    terminal (with ``log`` every message also stays as a line above it); elsewhere (pipes, CI
+    logs) each message is one timestamped line."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        began = time.perf_counter()
+
+        def plain(message: str) -> None:
+            if time.perf_counter() - began >= after:
+                click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
+
+        yield plain
+        return
+    import threading
+
+    status = console.status(title, spinner="dots")
+    timer = threading.Timer(after, status.start)
+    timer.daemon = True
+
+    def show(message: str) -> None:
+        status.update(f"{title}: {message}")
+        if log:
+            console.log(message)
+
+    timer.start()
+    try:
+        yield show
+    finally:
+        timer.cancel()
+        status.stop()
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

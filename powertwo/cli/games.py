@@ -33,7 +33,7 @@ def option_value(text: str) -> Any:
         return True
     if low in ("false", "no", "off"):
         return False
-    if low.lstrip("-").isdigit():
+    if low.lstrip("-").isdigit() and len(low) <= 18:  # longer: left as text, the game's option check names it
         return int(low)
     return text.strip()
 
@@ -136,7 +136,7 @@ def moves(game_name: str, start: str | None, position: str | None, options: tupl
                + ("" if out is None else f" ({outcome_text(game, out)})"), err=True)
 
 
-@main.command("perft")
+@main.command("perft", context_settings={"ignore_unknown_options": True})
 @click.argument("game_name", metavar="GAME")
 @rule_flags
 @click.argument("depth", type=click.IntRange(0, 12))

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import click
 
-from .common import echo_json, fail, main
+from .common import Seconds, echo_json, fail, main, progress_display
 
 @main.command("solve")
 @click.argument("puzzle")
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
 @click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
-@click.option("--time-limit", "time_limit", type=float, default=None,
-              help="Seconds; when it runs out, the best answer so far with status 'feasible'.")
+@click.option("--time-limit", "time_limit", type=Seconds(), default=None,
+              help="Seconds; when it runs out (or on Ctrl-C), the best answer so far with status 'feasible'.")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
@@ -22,7 +21,7 @@ from .common import echo_json, fail, main
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
-              help="sat backend: write the DRAT proof of the last call.")
+              help="sat backend: write the DRAT proof of the last call (beside the --out file).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) -> None:
@@ -36,9 +35,11 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     given = {k: v for k, v in options.items() if v is not None}
     unknown = [k for k in given if k not in p.options]
     if unknown:
-        option = unknown[0].replace('_', '-').replace('all-solutions', 'all')
-        raise SolutionError(f"puzzle {puzzle} does not take --{option}")
-    result = p.solve(load(board), **given)
+        flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
+        raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
+    b = load(board)
+    with progress_display(f"solving {puzzle}") as progress:
+        result = p.solve(b, progress=progress, **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
@@ -46,34 +47,75 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     if as_json:
         echo_json(result)
     else:
-        _summary(result)
+        for line in summary_lines(result, b):
+            click.echo(line)
 
 
-def _summary(result: dict) -> None:
+def summary_lines(result: dict, board) -> list[str]:
+    """A result object for a person: status, objective, bound, time, then the answer itself
+    (its stones, or one line per move or step), then every other field in plain words."""
+    status = result.get("status")
+    head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
+    if result.get("stopped"):
+        head += f" ({result['stopped']}: best answer so far)"
+    lines = [head]
+    if "objective" in result:
+        lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
+    if result.get("bound") is not None:
+        lines.append(f"bound: {result['bound']}" + (" (proven)" if status == "optimal" else ""))
+    if "seconds" in result:
+        lines.append(f"time: {result['seconds']} s")
+    shown = {"puzzle", "board", "status", "objective", "bound", "seconds", "stopped"}
+    stones = result.get("stones")
+    if isinstance(stones, list):
+        lines.append(f"stones ({len(stones)}): " + (" ".join(board.label(v) if isinstance(v, int) and board.has_node(v)
+                                                           else str(v) for v in stones) or "none"))
+        shown.add("stones")
     for key, value in result.items():
-        if isinstance(value, list) and len(value) > 12 and isinstance(value[0], (dict, list)):
-            click.echo(f"{key}: {len(value)} entries (see --json)")
-        elif isinstance(value, (dict, list)):
-            text = str(value)
-            click.echo(f"{key}: {text if len(text) < 300 else text[:297] + '...'}")
+        if key in shown:
+            continue
+        if key == "record" and isinstance(value, list) or isinstance(value, list) and value and all(
+                isinstance(v, dict) for v in value):
+            lines.append(f"{key.replace('_', ' ')} ({len(value)}):")
+            lines += [f"  {k:>3}. {_move_text(m)}" for k, m in enumerate(value, 1)]
         else:
-            click.echo(f"{key}: {value}")
+            lines.append(f"{key.replace('_', ' ')}: {_plain(value)}")
+    return lines
+
+
+def _move_text(move) -> str:
+    if isinstance(move, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in move.items())
+    return _plain(move)
+
+
+def _plain(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):
+            return "; ".join(" ".join(map(_plain, v)) for v in value)
+        return " ".join(_plain(v) for v in value) if all(not isinstance(v, dict) for v in value) else \
+            "; ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return str(value)
 
 
 @main.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
 def check(file: str) -> None:
     """Check a solution file or a game record; exit 0 if valid, 1 with the faults."""
-    from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+    from powertwo.solvers.registry import SolutionError, check_file, read_json_file
 
     data = read_json_file(file)
     if isinstance(data, dict) and "puzzle" in data:
-        if not isinstance(data["puzzle"], str):
-            raise SolutionError(f"{file}: field 'puzzle' must be a string")
-        p = get_puzzle(data["puzzle"])
-        report = p.check(data, solution_board(data, file))
+        with progress_display(f"checking {file}"):
+            report = check_file(file)
         if report.valid:
-            click.echo("valid")
+            click.echo(f"valid: {report.summary}" if report.summary else "valid")
             for note in report.notes:
                 click.echo(note)
             return
@@ -89,15 +131,15 @@ def check(file: str) -> None:
             click.echo(str(exc))
             raise SystemExit(1) from None
         tail = f"{res.outcome.reason}" if res.outcome else "game not over"
-        winner = ("" if res.outcome is None or res.outcome.winner is None
-                  else f", {res.game.player_name(res.outcome.winner)} wins")
+        winner = "" if res.outcome is None or res.outcome.winner is None else \
+            f", {res.game.player_name(res.outcome.winner)} wins"
         click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
         return
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
 @main.command("draw")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
 @click.option("--move", "move", type=int, default=None,
               help="Game records: the position after move N (0: the start; default: the last).")
@@ -153,10 +195,8 @@ def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
     from powertwo.solvers.results import run_all
 
-    def progress(message: str) -> None:
-        click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
-
-    rows = run_all(Path(out), progress, only=only or None)
+    with progress_display("results", after=0.0, log=True) as progress:
+        rows = run_all(Path(out), progress, only=only or None)
     if only:
         click.echo(f"wrote {len(rows)} results into {out}/ ({out}/README.md is written only by a full run)")
     else:

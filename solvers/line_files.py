@@ -1,0 +1,170 @@
+"""Line-puzzle solution files: the typed result (:class:`LineResult`), its JSON form, and its
+diagram. A solution file is::
+
+    {"puzzle", "board", "backend", "status": "optimal"|"feasible"|"infeasible"|"unknown",
+     "objective", "bound", "stones": [node ids], "lines_with_two": [line texts] (two-by-two),
+     "strict" (two-by-two), "seconds" (solve only; result files keep timings apart), ...}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from powertwo.boards import Board, NodeId
+from powertwo.models.cards import line_counts, orbit
+
+from .certify import Certificate
+from .fields import SolutionError, bool_field, node_list, require
+from .line_enumerate import Answers
+from .line_solve import Outcome
+from .line_variants import STONES, Variant, lines_with_two, variant
+
+
+@dataclass(frozen=True)
+class LineResult:
+    """One solve of a line puzzle, with what was added to it: the answers (``--all``), the other
+    backend's outcome, the certificate and the files it was written to."""
+
+    board: Board
+    var: Variant
+    backend: str
+    outcome: Outcome
+    stones: tuple[NodeId, ...]
+    stone_limit: int = STONES
+    symmetry_breaking: bool | None = None
+    answers: Answers | None = None
+    others: tuple[tuple[str, Outcome], ...] = ()
+    answer_count_backends_agreeing: bool | None = None
+    certificate: Certificate | None = None
+    certificate_files: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def backends_agreeing(self) -> list[str]:
+        o = self.outcome
+        return [self.backend] + [name for name, other in self.others
+                                 if (other.status, other.objective) == (o.status, o.objective)]
+
+    def to_json(self, timings: bool = True) -> dict[str, Any]:
+        """The solution file; without ``timings`` no field depends on the machine or the run."""
+        o = self.outcome
+        out: dict[str, Any] = {
+            "puzzle": self.var.puzzle, "board": self.board.name, "backend": self.backend, "status": o.status,
+            "objective": o.objective, "bound": o.bound, "stones": list(self.stones),
+        }
+        if self.var.lists_lines:
+            out["lines_with_two"] = lines_with_two(self.board, self.stones)
+            out["strict"] = self.var.strict
+        if timings:
+            out["seconds"] = round(o.seconds, 3)
+        if self.stone_limit != STONES:
+            out["stone_limit"] = self.stone_limit
+        if self.symmetry_breaking is not None:
+            out["symmetry_breaking"] = self.symmetry_breaking
+        if self.others:
+            out["backends_agreeing"] = self.backends_agreeing
+            for name, other in self.others:
+                out[name] = {"status": other.status, "objective": other.objective}
+                if timings:
+                    out[name]["seconds"] = round(other.seconds, 3)
+        if self.answers is not None:
+            out.update(answer_fields(self.answers))
+        if self.answer_count_backends_agreeing is not None:
+            out["answer_count_backends_agreeing"] = self.answer_count_backends_agreeing
+        if self.certificate is not None:
+            out["certified"] = self.certificate.verified
+            summary = self.certificate.summary()
+            if not timings:
+                summary = {k: v for k, v in summary.items() if not k.endswith("seconds")}
+            out["certificate"] = summary | self.certificate_files
+        return out
+
+
+def answer_fields(answers: Answers) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "optimal_answers": answers.total,
+        "optimal_answers_up_to_symmetry": len(answers.representatives),
+    }
+    if not answers.complete:
+        out["optimal_answers_complete"] = False
+    out["answers_up_to_symmetry"] = [list(s) for s in answers.representatives]
+    return out
+
+
+def dumps(data: Mapping) -> str:
+    """JSON with one indent level per object, lists of node ids kept on one line."""
+    text = json.dumps(data, indent=1)
+    return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
+
+
+def file_variant(data: Mapping) -> Variant:
+    """The variant a solution file names (fields ``puzzle`` and ``strict``)."""
+    puzzle = require(data, "puzzle", str, "solution")
+    return variant(puzzle, bool(bool_field(data, "strict", f"{puzzle} solution", default=False)))
+
+
+def fault_kind(var: Variant, held: int) -> str | None:
+    """How a line holding ``held`` stones breaks the puzzle's rule, as a diagram marks it:
+    ``"none"``, ``"too few"``, ``"too many"`` (None: the line is fine)."""
+    rule = var.rule
+    if rule.fault(held) is None:
+        return None
+    if held == 0:
+        return "none"
+    least = max(rule.at_least, min((n for n in (rule.allowed or ()) if n > 0), default=0))
+    return "too few" if held < least else "too many"
+
+
+def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: str = "") -> dict:
+    """Keyword arguments of ``draw_on`` for one answer: its stones, the lines that satisfy the
+    puzzle highlighted, and every line that breaks it marked by its fault (the file is not
+    trusted: both are recomputed from the stones)."""
+    from powertwo.boards.diagram import LineMark, Stone
+
+    counts = line_counts(board, stones)
+    good = [k for k, n in enumerate(counts) if var.satisfied(n)]
+    faults = [LineMark(k, kind) for k, n in enumerate(counts) if (kind := fault_kind(var, n)) is not None]
+    title = (f"{var.title}: {len(stones)} stones, {len(good)} of {len(board.lines)} lines "
+             f"{'with two' if var.lists_lines else 'covered'}")
+    if faults:
+        title += f"; WRONG: {len(faults)} line{'s' if len(faults) != 1 else ''} break the rule"
+    if status:
+        title += f" ({status})"
+    wanted = "exactly two stones" if var.rule.highlight == 2 else f"{var.rule.need} stone"
+    return {"stones": [Stone(v, "dark") for v in stones], "highlight": good, "lines": faults, "title": title,
+            "legend": {"dark": "stone", "highlight": f"red line: a line with {wanted}",
+                       "too many": "purple line: too many stones for the rule",
+                       "too few": "orange dashed line: too few stones for the rule",
+                       "none": "grey dotted line: no stone, the rule wants one",
+                       "ids": "small numbers: node ids"}}
+
+
+def diagram(data: Mapping, board: Board, *, ids: bool | None = None, all_answers: bool = False) -> Any:
+    """The answer (or, with ``all_answers``, every optimal answer the file lists) with the lines
+    that satisfy the puzzle highlighted and the faulty lines marked; node ids are written
+    unless ``ids`` is False (default: on for one answer, off for the many small panels)."""
+    from powertwo.boards.draw import figure, panels
+
+    var = file_variant(data)
+    where = f"{var.puzzle} solution"
+    status = str(data.get("status", ""))
+    if all_answers:
+        if "answers_up_to_symmetry" not in data:
+            raise SolutionError(f"{where}: --all needs the field 'answers_up_to_symmetry' "
+                                f"(solve with --all to list every optimal answer)")
+        representatives = require(data, "answers_up_to_symmetry", list, where)
+        every: list[tuple[int, tuple[NodeId, ...]]] = []  # (orbit number, answer): each orbit drawn in full
+        for i, raw in enumerate(representatives, start=1):
+            stones = node_list({"stones": raw}, "stones", board, f"{where}: answer {i}")
+            every += [(i, answer) for answer in sorted(orbit(board, sorted(set(stones))))]
+        frames = []
+        for k, (i, answer) in enumerate(every, start=1):
+            spec = diagram_spec(var, board, answer)
+            spec["title"] = f"answer {k} of {len(every)} (class {i}): {len(answer)} stones"
+            spec["ids"] = bool(ids)
+            frames.append(spec)
+        return panels(board, frames, columns=min(5, len(frames)), panel_px=340)
+    stones = sorted(set(node_list(data, "stones", board, where)))
+    return figure(board, ids=ids is not False, **diagram_spec(var, board, stones, status))

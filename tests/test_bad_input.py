@@ -1,0 +1,170 @@
+"""Bad input (issue 13 section 6): every malformed file or argument is one line on stderr naming
+it, exit code 2; nothing that cannot be an answer is worked on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from powertwo.boards import load
+from powertwo.boards.jsonfile import MAX_BYTES, MAX_DEPTH
+from powertwo.cli import main
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(map(str, args)))
+
+
+def one_line_exit_2(res, *words: str) -> None:
+    assert res.exit_code == 2, res.output
+    assert res.output.count("\n") == 1, res.output
+    assert "Traceback" not in res.output and "Usage:" not in res.output
+    for word in words:
+        assert word in res.output, res.output
+
+
+@pytest.fixture
+def deep(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 10_000 + "]" * 10_000)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "{f}"), ("validate", "thats-my-line", "{f}"), ("draw", "{f}", "-o", "{d}/x.svg"),
+    ("board", "build", "{f}", "-o", "{d}/b.json"), ("board", "info", "{f}"), ("solve", "one-by-one", "--board", "{f}"),
+    ("solve", "jump-reverse", "--position", "{f}"), ("moves", "thats-my-line", "--position", "{f}"),
+])
+def test_deeply_nested_json_is_one_line(args, deep, tmp_path):
+    res = run(*(a.format(f=deep, d=tmp_path) for a in args))
+    one_line_exit_2(res, "deep.json", f"nested more than {MAX_DEPTH} levels deep")
+
+
+def test_oversized_file_is_refused_before_reading(tmp_path):
+    path = tmp_path / "big.json"
+    with path.open("w") as out:
+        out.write('{"puzzle": "one-by-one", "stones": [' + "1, " * (MAX_BYTES // 3) + "1]}")
+    res = run("check", path)
+    one_line_exit_2(res, "big.json", "bytes, larger than the 8 MiB")
+
+
+def test_more_stones_than_nodes_is_refused_before_any_work(tmp_path):
+    data = json.loads((RESULTS / "one-by-one.json").read_text())
+    data["stones"] = list(range(1, 65)) * 20
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(data))
+    res = run("check", path)
+    one_line_exit_2(res, "field 'stones' lists 1280 nodes, the board has only 64")
+
+
+def test_record_longer_than_any_game_is_refused(tmp_path):
+    data = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    data["record"] = data["record"] * 10
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(data))
+    res = run("check", path)
+    one_line_exit_2(res, "field 'record' has 320 moves, no game on board power-of-two has more than 130")
+
+
+@pytest.mark.parametrize("args, words", [
+    (("check", "{d}"), ("'FILE'", "is a directory")),
+    (("draw", "{d}", "-o", "x.svg"), ("'FILE'", "is a directory")),
+    (("validate", "thats-my-line", "{d}"), ("'RECORD'", "is a directory")),
+    (("board", "info", "{d}"), ("is a directory, not a board file",)),
+    (("solve", "one-by-one", "--board", "{d}"), ("is a directory, not a board file",)),
+    (("perft", "thats-my-line", "-1"), ("'DEPTH'", "-1 is not in the range")),
+    (("perft", "thats-my-line", "9" * 5001), ("'DEPTH'", "(5001 characters)")),
+    (("solve", "jump-forward", "--corner", "9" * 5001), ("'--corner'", "(5001 characters)")),
+    (("solve", "thats-my-line", "--stones", "9" * 5001), ("--stones", "'9999")),
+    (("moves", "thats-my-line", "--option", "stones=" + "9" * 5001), ("option stones",)),
+    (("solve", "one-by-one", "--time-limit", "nan"), ("'--time-limit'", "nan is not a positive, finite number")),
+    (("solve", "one-by-one", "--time-limit", "inf"), ("'--time-limit'",)),
+    (("solve", "one-by-one", "--time-limit", "0"), ("'--time-limit'",)),
+])
+def test_bad_arguments_are_one_line_naming_the_argument(args, words, tmp_path):
+    res = run(*(a.format(d=tmp_path) for a in args))
+    one_line_exit_2(res, *words)
+    assert "9" * 200 not in res.output
+
+
+def test_number_with_too_many_digits_in_a_file(tmp_path):
+    path = tmp_path / "digits.json"
+    path.write_text('{"puzzle": "one-by-one", "stones": [], "objective": ' + "9" * 5001 + "}")
+    one_line_exit_2(run("check", path), "digits.json", "a number with too many digits")
+
+
+def test_time_limit_nan_refused_by_the_library_too():
+    from powertwo.solvers.line_puzzles import solve
+    from powertwo.solvers.registry import SolutionError
+
+    with pytest.raises(SolutionError, match="give a positive, finite number of seconds"):
+        solve(load("power-of-two"), "one-by-one", time_limit=float("nan"))
+
+
+# ----------------------------------------------------------------------------- output a person reads
+def test_solve_summary_of_a_search_without_status():
+    res = run("solve", "jump-forward")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "jump-forward on board power-of-two" and "steps (31):" in lines
+    assert lines[lines.index("steps (31):") + 1].startswith("    1. place ")
+
+
+def test_solve_summary_is_readable():
+    res = run("solve", "thats-my-line", "--stones", "2")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "thats-my-line on board power-of-two: optimal"
+    assert lines[1].startswith("objective: ") and lines[2].startswith("bound: ") and lines[3].startswith("time: ")
+    record = lines.index(next(x for x in lines if x.startswith("record (")))
+    assert lines[record + 1].startswith("    1. ")
+    assert "None" not in res.stdout and "{" not in res.stdout and "..." not in res.stdout
+
+
+@pytest.mark.slow
+def test_ctrl_c_returns_the_best_answer_so_far():
+    """Ctrl-C (SIGINT) in the middle of the 52-stone That's My Line search by SAT, once the first
+    game is found: the best game so far, status feasible, with its bound and why it stopped."""
+    from powertwo.solvers.thats_my_line import check, solve
+
+    board = load("power-of-two")
+    timers: list[threading.Timer] = []
+
+    def progress(message: str) -> None:
+        if message.startswith("sat: a legal game") and not timers:
+            timers.append(threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)))
+            timers[0].start()
+
+    try:
+        result = solve(board, backend="sat", stones="unlimited", progress=progress)
+    except KeyboardInterrupt:  # pragma: no cover - the signal came after the search, outside the solver
+        pytest.skip("the interrupt arrived after the search")
+    finally:
+        for timer in timers:
+            timer.cancel()
+    if result["status"] == "optimal":
+        pytest.skip("the search finished before the interrupt")
+    assert result["status"] == "feasible" and result["stopped"] == "interrupted (Ctrl-C)"
+    assert result["objective"] <= 52 <= result["bound"]
+    assert check(result, board, prove_bound=False).valid
+
+
+def test_ctrl_c_still_works_after_a_cp_sat_solve():
+    """CP-SAT catches SIGINT during its search and leaves no handler behind; the solvers put the
+    Python handler back, so a later Ctrl-C is a KeyboardInterrupt, not the death of the process."""
+    import time
+
+    from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat
+
+    solve_cpsat(load("power-of-two"), VARIANTS["one-by-one"])
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
