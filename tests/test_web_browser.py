@@ -146,8 +146,7 @@ def choose_game(page, name: str, mode: str = "friend") -> None:
     view(page, "games")
     page.select_option("#game-mode", mode)
     page.select_option("#game-select", name)
-    page.wait_for_function("document.body.dataset.ply === '0' && "
-                           f"document.querySelector('#game-notation').textContent.length > 0")
+    page.wait_for_function(f"document.body.dataset.game === '{name}' && document.body.dataset.ply === '0'")
 
 
 def play_by_clicks(page, game, state, move) -> None:
@@ -155,9 +154,10 @@ def play_by_clicks(page, game, state, move) -> None:
     ply = state.ply
     text = game.format_move(move, state)
     clicks = game.move_clicks(move, state)
-    for v in clicks:
+    for k, v in enumerate(clicks, start=1):
         page.click(f"#game-svg [data-node='{v}']")
-        page.wait_for_function(f"document.querySelector('#game-clicks').textContent.length > 0 || "
+        so_far = " ".join(str(c) for c in clicks[:k])
+        page.wait_for_function(f"document.body.dataset.clicks === '{so_far}' || "
                                f"document.body.dataset.ply === '{ply + 1}'")
     options = game.click_options(state, clicks)
     if options.next or len(options.complete) > 1 or not clicks:
@@ -176,6 +176,7 @@ def test_power_of_two_clicks_illegal_reason_undo_download_validate(page, tmp_pat
     shot(page, "games")
     first = sorted(game.click_options(state, ()).next)[0]
     page.click(f"#game-svg [data-node='{first}']")
+    page.wait_for_function(f"document.body.dataset.clicks === '{first}'")
     allowed = game.click_options(state, (first,)).next
     wrong = next(v for v in game.board.nodes if v not in allowed and v != first)
     page.click(f"#game-svg [data-node='{wrong}']")

@@ -316,6 +316,8 @@ async function showGame(v) {
     return b;
   }));
   list($("game-moves"), v.record.moves);
+  document.body.dataset.clicks = v.clicks.join(" ");
+  document.body.dataset.game = v.record.game;
   document.body.dataset.ply = v.record.moves.length;
 }
 async function gameClick(node) {
