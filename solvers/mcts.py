@@ -59,9 +59,10 @@ def moves_of(game: Game, state: Any) -> list:
 
 
 def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
-                seed: int = 0) -> SearchResult:
+                seed: int = 0, plies: int = PLAYOUT_PLIES) -> SearchResult:
     """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
-    playouts when given, otherwise after ``seconds`` (at least one playout either way).
+    playouts when given, otherwise after ``seconds`` (at least one playout either way); a
+    playout that reaches ``plies`` random plies without an end counts as a draw.
     Raises :class:`RulesError` when the game is over or there is no legal move."""
     if game.outcome(state) is not None:
         raise RulesError("the game is over: there is no move to choose")
@@ -92,7 +93,7 @@ def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int |
             node.untried = moves_of(game, child_state) if game.outcome(child_state) is None else []
             rng.shuffle(node.untried)
         # playout
-        winner = _playout(game, node.state, rng, deadline if playouts is None else None)
+        winner = _playout(game, node.state, rng, deadline if playouts is None else None, plies)
         # back-propagation
         while node is not None:
             node.visits += 1
@@ -113,9 +114,9 @@ def _best_child(node: _Node) -> _Node:
     return max(node.children, key=lambda c: c.score / c.visits + EXPLORATION * math.sqrt(log_n / c.visits))
 
 
-def _playout(game: Game, state: Any, rng: random.Random, deadline: float | None) -> int | None:
+def _playout(game: Game, state: Any, rng: random.Random, deadline: float | None, plies: int) -> int | None:
     """The winner of a random game from ``state`` (``None``: a draw, or cut off)."""
-    for _ in range(PLAYOUT_PLIES):
+    for _ in range(plies):
         out = game.outcome(state)
         if out is not None:
             return out.winner
