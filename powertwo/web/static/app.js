@@ -216,9 +216,9 @@ async function initSequences() {
   $("seq-next").addEventListener("click", () => step(seq.at + 1));
   $("seq-slider").addEventListener("input", () => step(Number($("seq-slider").value)));
   $("seq-play").addEventListener("click", () => {
-    if (seq.timer) { clearInterval(seq.timer); seq.timer = null; $("seq-play").textContent = "▶ play"; return; }
+    if (seq.timer) { clearInterval(seq.timer); seq.timer = null; $("seq-play").textContent = "play"; return; }
     if (seq.at >= seq.frames.length - 1) step(0);
-    $("seq-play").textContent = "⏸ pause";
+    $("seq-play").textContent = "pause";
     seq.timer = setInterval(() => {
       if (seq.at >= seq.frames.length - 1) { $("seq-play").click(); return; }
       step(seq.at + 1);

@@ -42,7 +42,8 @@ export class BoardView {
       }
     this.r = Math.max(6, Math.min(16, near * 0.36));
     const defs = el("defs", {}, svg);
-    const marker = el("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: "8", refY: "5",
+    this.markerId = `arrowhead-${svg.id}`;  // one per drawing: a marker inside a hidden view would not render
+    const marker = el("marker", { id: this.markerId, viewBox: "0 0 10 10", refX: "8", refY: "5",
       markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" }, defs);
     el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#1f77b4" }, marker);
     this.gLinks = el("g", {}, svg);
@@ -107,7 +108,7 @@ export class BoardView {
     this.gArrows.replaceChildren();
     for (const a of arrows || []) {
       const pts = a.path.map((v) => this.pos[v].map((c) => c.toFixed(1)).join(",")).join(" ");
-      el("polyline", { class: "arrow", points: pts }, this.gArrows);
+      el("polyline", { class: "arrow", points: pts, "marker-end": `url(#${this.markerId})` }, this.gArrows);
     }
   }
 
