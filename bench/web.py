@@ -42,10 +42,10 @@ def rows(runs: int) -> list[tuple[str, float, float, float]]:
         game = get_game(name)
         state = game.start()
         first = min(game.click_options(state, ()).next)
-        lib = median_ms(lambda: game.click_options(state, ()), runs)
-        lib1 = median_ms(lambda: game.click_options(state, (first,)), runs)
-        http = median_ms(lambda: client.post("/api/game", json={"game": name, "clicks": [first]}).raise_for_status(),
-                         runs)
+        lib = median_ms(lambda g=game, s=state: g.click_options(s, ()), runs)
+        lib1 = median_ms(lambda g=game, s=state, f=first: g.click_options(s, (f,)), runs)
+        http = median_ms(lambda n=name, f=first: client.post("/api/game", json={"game": n, "clicks": [f]})
+                         .raise_for_status(), runs)
         out.append((name, lib, lib1, http))
     return out
 

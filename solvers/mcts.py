@@ -95,10 +95,11 @@ def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int |
         # playout
         winner = _playout(game, node.state, rng, deadline if playouts is None else None, plies)
         # back-propagation
-        while node is not None:
-            node.visits += 1
-            node.score += 0.5 if winner is None else (1.0 if winner == node.mover else 0.0)
-            node = node.parent
+        up: _Node | None = node
+        while up is not None:
+            up.visits += 1
+            up.score += 0.5 if winner is None else (1.0 if winner == up.mover else 0.0)
+            up = up.parent
         count += 1
         if playouts is not None:
             if count >= playouts:

@@ -38,7 +38,8 @@ def test_index_and_static_modules(client):
     assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
     for name in ("app.js", "board.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
-    assert "http" not in client.get("/static/app.js").text.replace("HTTP ${res.status}", "")  # nothing fetched from outside
+    script = client.get("/static/app.js").text.replace("HTTP ${res.status}", "")
+    assert "http" not in script  # nothing fetched from outside
 
 
 def test_meta_lists_boards_games_and_puzzles(client):
@@ -86,7 +87,8 @@ def test_cross_origin_state_change_refused(client):
 
 def test_body_cap(client):
     big = b'{"x": "' + b"a" * MAX_BODY + b'"}'
-    assert "larger than" in error(client.post("/api/check", content=big, headers={"content-type": "application/json"}), 413)
+    response = client.post("/api/check", content=big, headers={"content-type": "application/json"})
+    assert "larger than" in error(response, 413)
 
 
 def test_bad_json_and_fields(client):
@@ -122,7 +124,8 @@ def test_live_check_two_by_two_strict_counts_lines(client):
     committed = json.loads((RESULTS / "two-by-two-strict.json").read_text())
     r = client.post("/api/check", json={"puzzle": "two-by-two", "strict": True, "stones": committed["stones"]}).json()
     assert (r["verdict"], r["objective"]) == ("valid, optimal", 32)
-    r = client.post("/api/check", json={"puzzle": "two-by-two", "strict": True, "stones": committed["stones"][:-1]}).json()
+    fewer = {"puzzle": "two-by-two", "strict": True, "stones": committed["stones"][:-1]}
+    r = client.post("/api/check", json=fewer).json()
     assert r["verdict"] == "invalid" and r["bad_lines"]
 
 
@@ -155,7 +158,8 @@ def test_sequence_frames_of_a_game_record(client):
     assert len(frames) == len(data["record"]) + 1 and len(frames[-1]["stones"]) == data["objective"]
     rec = {"game": "power-of-two", "moves": ["42-50"]}
     assert len(client.post("/api/sequence", json={"solution": rec}).json()["frames"]) == 2
-    assert "sequences are shown for" in error(client.post("/api/sequence", json={"solution": {"puzzle": "one-by-one"}}), 400)
+    wrong = client.post("/api/sequence", json={"solution": {"puzzle": "one-by-one"}})
+    assert "sequences are shown for" in error(wrong, 400)
 
 
 # ---------------------------------------------------------------- games

@@ -19,7 +19,8 @@ import pytest
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:  # one line, saying what to install
     pytest.skip("browser tests need Debian's chromium: apt-get install chromium", allow_module_level=True)
-playwright_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright: pip install -e '.[test]'")
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="browser tests need playwright: pip install -e '.[test]'")
 
 from powertwo.rules import get_game  # noqa: E402
 

@@ -385,7 +385,7 @@ def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
     labels = [game.board.label(v) for v in clicks]
     texts = []
     if len(labels) >= 2:
-        texts.append(" ".join(f"{a}-{b}" for a, b in zip(labels[::2], labels[1::2])))
+        texts.append(" ".join(f"{a}-{b}" for a, b in zip(labels[::2], labels[1::2], strict=False)))
         texts.append("-".join(labels[:2]) + "".join(f" +{x}" for x in labels[2:]))
     texts.append(labels[-1] if len(labels) == 1 else "-".join(labels))
     for text in texts:
