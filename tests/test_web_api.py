@@ -129,6 +129,19 @@ def test_live_check_two_by_two_strict_counts_lines(client):
     assert r["verdict"] == "invalid" and r["bad_lines"]
 
 
+def test_live_check_of_the_solitaire_record(client):
+    committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"], "stones": 16}).json()
+    assert (r["verdict"], r["objective"], r["optimum"], r["next"]) == ("valid, optimal", 32, 32, [])
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": ["17", "17"]}).json()
+    assert r["fault"] == "move 2 (Dark) 17: node 17 is occupied" and r["record"] == ["17"]
+    game = get_game("thats-my-line")
+    after = game.play(game.start(), "17")
+    assert r["next"] == sorted(game.click_options(after, ()).next) and 17 not in r["next"]
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"][:3]}).json()
+    assert r["verdict"] == "invalid" and "before the game is over" in r["faults"][0]
+
+
 def test_file_check_matches_the_cli_checker(client):
     for stem in ("jump-reverse", "thats-my-line-16", "line-cover"):
         data = json.loads((RESULTS / f"{stem}.json").read_text())

@@ -76,6 +76,7 @@ def page(browser, server):
 
 
 def shot(page, name: str) -> None:
+    page.mouse.move(1, 1)  # no hover highlight in the picture
     page.screenshot(path=str(RESULTS / f"web-{name}.png"))
 
 
@@ -120,6 +121,25 @@ def test_one_by_one_optimum_by_clicks_then_a_fault(page):
     expected = [k for k, line in enumerate(board.lines) if sum(v in stones for v in line) != 1]
     assert bad and sorted(bad) == expected
     shot(page, "puzzles-fault")
+
+
+def test_solitaire_record_by_clicks(page):
+    committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    view(page, "puzzles")
+    page.select_option("#puzzle-select", label=next(
+        t for t in page.eval_on_selector_all("#puzzle-select option", "os => os.map(o => o.textContent)")
+        if t.startswith("That's My Line")))
+    page.wait_for_function("document.querySelector('#puzzle-pass').hidden === false")
+    for k, move in enumerate(committed["record"], start=1):
+        if move == "pass":
+            page.click("#puzzle-pass")
+        else:
+            page.click(f"#puzzle-svg [data-node='{move}']")
+        page.wait_for_function(f"document.querySelector('#puzzle-stats').textContent.startsWith('{k} moves')")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'valid, optimal'")
+    stats = page.inner_text("#puzzle-stats")
+    assert stats.startswith(f"{len(committed['record'])} moves, {committed['objective']} stones")
+    shot(page, "puzzles-solitaire")
 
 
 # ---------------------------------------------------------------- sequences

@@ -239,6 +239,37 @@ def line_check(data: Mapping) -> dict:
             "line_counts": counts, "stones": stone_set}
 
 
+def solitaire_check(data: Mapping) -> dict:
+    """The live check of the That's My Line solitaire: the record so far (built by clicks) replayed
+    by the referee, then the checker behind ``powertwo check`` on the solution it makes."""
+    from powertwo.solvers.thats_my_line import replay, supply_of
+
+    board = board_of(data)
+    record = field(data, "record", list)
+    if not all(isinstance(m, str) for m in record):
+        raise BadRequest("field 'record' must be a list of move strings")
+    stones = field(data, "stones", (int, str), 16)
+    try:
+        supply = supply_of(stones)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    game, states, fault = replay(board, supply, record)
+    end = states[-1]
+    total = len(end.light) + len(end.dark)
+    solution = {"puzzle": "thats-my-line", "board": board.name, "stones": stones, "record": record,
+                "light": sorted(end.light), "dark": sorted(end.dark), "objective": total}
+    report = get_puzzle("thats-my-line").check(solution, board)
+    done = committed("thats-my-line")
+    best = done.get("objective") if done and done.get("stones") == stones else None
+    options = game.click_options(end, ())  # after the last legal move
+    verdict = "invalid" if not report.valid else "valid, optimal" if total == best else "valid, not optimal"
+    return {"valid": report.valid, "verdict": verdict, "faults": list(report.faults), "notes": list(report.notes),
+            "objective": total, "optimum": best, "sense": "max", "bad_lines": [], "fault": fault,
+            "record": record[:len(states) - 1], "stones_view": game_frame(game, end, None, "")["stones"],
+            "next": sorted(options.next), "pass": any(not game.move_clicks(m, end) for m in options.complete),
+            "to_move": game.player_name(end.to_move)}
+
+
 def file_check(data: Mapping) -> dict:
     """A whole solution file or game record, as ``powertwo check`` checks it."""
     solution = field(data, "solution", dict)
@@ -401,11 +432,15 @@ def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
 
 # ---------------------------------------------------------------- the solver run
 def _solve_child(puzzle: str, board_name: str, options: dict, out: Any) -> None:
+    """The solver run (in a child process): its progress lines, then the result or one error line."""
     from powertwo.boards import load
     from powertwo.solvers.registry import get_puzzle as lookup
 
+    def progress(message: str) -> None:
+        out.put(("progress", str(message).splitlines()[0] if message else ""))
+
     try:
-        out.put(("done", lookup(puzzle).solve(load(board_name), **options)))
+        out.put(("done", lookup(puzzle).solve(load(board_name), progress=progress, **options)))
     except Exception as exc:  # noqa: BLE001 - reported to the page as one line
         out.put(("error", f"{exc.__class__.__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
 
@@ -433,23 +468,27 @@ class SolverRun:
             return self.status()
 
     def _poll(self) -> None:
-        if self.info["state"] != "running":
-            return
-        try:
-            kind, payload = self.queue.get_nowait()
-        except queue.Empty:
-            elapsed = time.time() - self.info["started"]
-            if elapsed > self.info["limit"] + 10 or not self.process.is_alive():
-                self._stop("gave up" if self.process.is_alive() else "error",
-                           f"stopped after {elapsed:.0f} s" if self.process.is_alive() else "the solver process died")
-            return
-        if kind == "done":
-            self.info.update(state="done", result=plain(payload))
-            self.info["log"].append(f"finished: status {payload.get('status', '?')}")
-        else:
-            self.info.update(state="error")
-            self.info["log"].append(payload)
-        self.process.join(timeout=1)
+        """Take what the child has sent: progress lines, then the result (or its error)."""
+        while self.info["state"] == "running":
+            try:
+                kind, payload = self.queue.get_nowait()
+            except queue.Empty:
+                elapsed = time.time() - self.info["started"]
+                if not self.process.is_alive():
+                    self._stop("error", "the solver process ended without an answer")
+                elif elapsed > self.info["limit"] + 10:
+                    self._stop("gave up", f"stopped after {elapsed:.0f} s (time limit {self.info['limit']:g} s)")
+                return
+            if kind == "progress":
+                self.info["log"] = (self.info["log"] + [payload])[-200:]
+            elif kind == "done":
+                self.info.update(state="done", result=plain(payload))
+                self.info["log"].append(f"finished: status {payload.get('status', '?')}")
+                self.process.join(timeout=1)
+            else:
+                self.info.update(state="error")
+                self.info["log"].append(payload)
+                self.process.join(timeout=1)
 
     def _stop(self, state: str, line: str) -> None:
         if self.process is not None and self.process.is_alive():
@@ -495,7 +534,7 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
         puzzles = []
         for name in puzzle_names():
             p = get_puzzle(name)
-            kind = "place" if name in LINE_PUZZLES else "sequence"
+            kind = "place" if name in LINE_PUZZLES else "record" if name == "thats-my-line" else "sequence"
             variants = [False, True] if name == "two-by-two" else [False]
             for strict in variants:
                 done = committed(name, strict)
@@ -515,7 +554,9 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
 
     async def check(request: Request) -> Response:
         data = await body(request)
-        return JSONResponse(file_check(data) if "solution" in data else line_check(data))
+        if "solution" in data:
+            return JSONResponse(file_check(data))
+        return JSONResponse(solitaire_check(data) if data.get("puzzle") == "thats-my-line" else line_check(data))
 
     async def sequence(request: Request) -> Response:
         return JSONResponse(sequence_frames(await body(request)))

@@ -107,17 +107,31 @@ const puzzles = { view: null, stones: new Set(), puzzle: null, run: null };
 async function initPuzzles() {
   puzzles.view = new BoardView($("puzzle-svg"), { onClick: (v) => togglePuzzleStone(v) });
   puzzles.view.draw(await api("/api/board/power-of-two"));
-  const placeable = meta.puzzles.filter((p) => p.kind === "place");
+  const placeable = meta.puzzles.filter((p) => p.kind === "place" || p.kind === "record");
   fill($("puzzle-select"), placeable.map((p, k) => [k, p.title]));
   puzzles.list = placeable;
   $("puzzle-select").addEventListener("change", () => choosePuzzle());
-  $("puzzle-clear").addEventListener("click", () => { puzzles.stones.clear(); livePuzzleCheck(); });
+  $("puzzle-clear").addEventListener("click", () => { puzzles.stones.clear(); puzzles.record = []; livePuzzleCheck(); });
+  $("puzzle-undo").addEventListener("click", () => {
+    if (puzzles.puzzle.kind === "record") puzzles.record.pop(); else puzzles.stones.delete(puzzles.last);
+    livePuzzleCheck();
+  });
+  $("puzzle-pass").addEventListener("click", () => { puzzles.record.push("pass"); livePuzzleCheck(); });
   $("puzzle-committed").addEventListener("click", () => {
     const c = puzzles.puzzle.committed;
-    if (c) { puzzles.stones = new Set(c.stones); livePuzzleCheck(); }
+    if (!c) return;
+    if (puzzles.puzzle.kind === "record") puzzles.record = [...c.record]; else puzzles.stones = new Set(c.stones);
+    livePuzzleCheck();
   });
   $("puzzle-download").addEventListener("click", () => {
     const p = puzzles.puzzle;
+    if (p.kind === "record") {
+      const r = puzzles.lastCheck;
+      download(`${p.name}.json`, { puzzle: p.name, board: "power-of-two", stones: p.committed ? p.committed.stones : 16,
+        record: r.record, light: r.stones_view.filter((s) => s.color === "light").map((s) => s.node),
+        dark: r.stones_view.filter((s) => s.color === "dark").map((s) => s.node), objective: r.objective });
+      return;
+    }
     download(`${p.name}${p.strict ? "-strict" : ""}.json`, {
       puzzle: p.name, board: "power-of-two", stones: [...puzzles.stones].sort((a, b) => a - b), strict: p.strict });
   });
@@ -128,7 +142,8 @@ async function initPuzzles() {
       if (k < 0) throw new Error(`not a solution of ${puzzles.list.map((p) => p.name).join(", ")}`);
       $("puzzle-select").value = k;
       await choosePuzzle(false);
-      puzzles.stones = new Set(data.stones || []);
+      if (puzzles.puzzle.kind === "record") puzzles.record = [...(data.record || [])];
+      else puzzles.stones = new Set(data.stones || []);
       await livePuzzleCheck();
       const full = await api("/api/check", { solution: data });
       list($("notes"), [`the file, as powertwo check reads it: ${full.valid ? "valid" : "invalid"}`, ...full.notes]);
@@ -141,26 +156,59 @@ async function initPuzzles() {
   });
   $("solve-show").addEventListener("click", () => {
     const r = puzzles.run && puzzles.run.result;
-    if (r && r.stones) { puzzles.stones = new Set(r.stones); livePuzzleCheck(); }
+    if (r && r.record && puzzles.puzzle.kind === "record") { puzzles.record = [...r.record]; livePuzzleCheck(); }
+    else if (r && Array.isArray(r.stones)) { puzzles.stones = new Set(r.stones); livePuzzleCheck(); }
   });
   await choosePuzzle();
 }
 async function choosePuzzle(check = true) {
   puzzles.puzzle = puzzles.list[$("puzzle-select").value];
   const p = puzzles.puzzle;
-  const word = p.name === "two-by-two" ? "most lines with two" : "fewest stones";
+  const word = p.name === "two-by-two" ? "most lines with two" : p.kind === "record" ? "most stones" : "fewest stones";
   $("puzzle-optimum").textContent = p.optimum === null ? "no committed answer in results/"
     : `committed optimum: ${p.optimum} (${word}; status ${p.status})`;
   puzzles.stones.clear();
+  puzzles.record = [];
+  $("puzzle-pass").hidden = p.kind !== "record";
+  $("puzzle-hint").textContent = p.kind === "record"
+    ? "Click nodes to play a That's My Line game for both sides (Light first); the referee marks where the mover may place."
+    : "Click nodes to place and remove stones.";
   if (check) await livePuzzleCheck();
 }
 function togglePuzzleStone(v) {
+  if (puzzles.puzzle.kind === "record") {
+    puzzles.record.push(puzzles.view.label(v));
+    livePuzzleCheck();
+    return;
+  }
+  puzzles.last = v;
   if (puzzles.stones.has(v)) puzzles.stones.delete(v); else puzzles.stones.add(v);
   livePuzzleCheck();
 }
 let checkSerial = 0;
+async function liveRecordCheck() {
+  const p = puzzles.puzzle;
+  const serial = ++checkSerial;
+  try {
+    const r = await api("/api/check", { puzzle: p.name, board: "power-of-two", record: puzzles.record,
+      stones: p.committed ? p.committed.stones : 16 });
+    if (serial !== checkSerial) return;
+    puzzles.lastCheck = r;
+    if (r.fault) puzzles.record = r.record;  // the referee refused the last click: keep the legal part
+    puzzles.view.setStones(r.stones_view);
+    puzzles.view.mark(r.next, "next");
+    puzzles.view.markLines([], "bad");
+    verdict($("verdict"), r.verdict, r.verdict === "valid, optimal" ? true : r.valid ? null : false);
+    $("puzzle-stats").textContent = `${r.record.length} moves, ${r.objective} stones` +
+      (r.optimum === null ? "" : ` (optimum ${r.optimum})`) + (r.next.length || r.pass ? `; ${r.to_move} to move` : "");
+    list($("faults"), r.fault ? [r.fault, ...r.faults.filter((f) => f !== r.fault)] : r.faults);
+    list($("notes"), r.notes);
+  } catch (e) { verdict($("verdict"), e.message, false); }
+}
 async function livePuzzleCheck() {
   const p = puzzles.puzzle;
+  if (p.kind === "record") return liveRecordCheck();
+  puzzles.view.mark([], "next");
   const stones = [...puzzles.stones].sort((a, b) => a - b);
   puzzles.view.setStones(stones.map((v) => ({ node: v, color: "dark" })));
   const serial = ++checkSerial;
@@ -192,11 +240,11 @@ function showRun(s) {
   puzzles.run = s;
   const lines = [...(s.log || [])];
   if (s.state === "running") lines.push(`running… ${s.elapsed ?? 0} s`);
-  if (s.result) lines.push(`status ${s.result.status}, objective ${s.result.objective}, ${s.result.seconds} s`);
+  if (s.result) lines.push(`status ${s.result.status}, objective ${s.result.objective}, ${s.result.seconds ?? "?"} s`);
   $("solve-log").textContent = lines.join("\n");
   $("solve-cancel").disabled = s.state !== "running";
   $("solve-start").disabled = s.state === "running";
-  $("solve-show").disabled = !(s.result && s.result.stones);
+  $("solve-show").disabled = !(s.result && (s.result.record || Array.isArray(s.result.stones)));
 }
 
 // ------------------------------------------------------------------ sequences
