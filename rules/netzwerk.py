@@ -49,7 +49,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from powertwo.boards import Board, BoardError, NodeId
 
 from .base import (
-    ClickOptions, Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, node_from_json, register, square_key,
+    ClickOptions, Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, node_from_json, register,
+    square_key,
 )
 
 # ---------------------------------------------------------------- constants

@@ -48,7 +48,7 @@ def test_netzwerk_clicks_agree_with_the_referee_without_listing_turns():
     state = game.start()
     b = game.board
     assert game.click_options(state, ()).next == {b.node(f"{c}1") for c in "abcdef"}
-    for turn in game.first_legal_moves(state, 40):
+    for turn in game.moves(state).first(40):
         walk_clicks(game, state, turn)
     # a step the referee refuses is not offered: f1-f4 costs 3, f1's stones give 2
     assert b.node("f4") not in game.click_options(state, (b.node("f1"),)).next
