@@ -80,6 +80,12 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(RESULTS / f"web-{name}.png"))
 
 
+def select_containing(page, select: str, text: str) -> None:
+    """Choose the first option of ``select`` whose label contains ``text``."""
+    labels = page.eval_on_selector_all(f"{select} option", "os => os.map(o => o.textContent)")
+    page.select_option(select, label=next(t for t in labels if text in t))
+
+
 def view(page, name: str) -> None:
     page.click(f"nav button[data-view='{name}']")
     page.wait_for_selector(f"#view-{name}:not([hidden])")
@@ -126,9 +132,7 @@ def test_one_by_one_optimum_by_clicks_then_a_fault(page):
 def test_solitaire_record_by_clicks(page):
     committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
     view(page, "puzzles")
-    page.select_option("#puzzle-select", label=next(
-        t for t in page.eval_on_selector_all("#puzzle-select option", "os => os.map(o => o.textContent)")
-        if t.startswith("That's My Line")))
+    select_containing(page, "#puzzle-select", "That's My Line")
     page.wait_for_function("document.querySelector('#puzzle-pass').hidden === false")
     for k, move in enumerate(committed["record"], start=1):
         if move == "pass":
@@ -146,9 +150,7 @@ def test_solitaire_record_by_clicks(page):
 def test_jump_reverse_steps_show_the_stone_count(page):
     committed = json.loads((RESULTS / "jump-reverse.json").read_text())
     view(page, "sequences")
-    page.select_option("#sequence-select", label=next(
-        t for t in page.eval_on_selector_all("#sequence-select option", "os => os.map(o => o.textContent)")
-        if "reverse" in t))
+    select_containing(page, "#sequence-select", "reverse")
     count = len(committed["position"])
     page.wait_for_function(f"document.querySelector('#seq-position').textContent.includes('{count} stones')")
     for k, move in enumerate(committed["moves"], start=1):
