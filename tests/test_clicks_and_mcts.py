@@ -91,3 +91,17 @@ def test_play_against_the_computer():
     reply = line.split()[3]
     game = get_game("thats-my-line")
     assert game.is_legal(game.play(game.start(), "17"), game.parse_move(reply))
+
+
+@pytest.mark.slow
+def test_mcts_takes_a_win_in_one():
+    """Player 1 captures Player 2's last piece (a1xa2) in 283 of the 1,277 turns; the search finds one."""
+    game = get_game("netzwerk")
+    state = game.state_from_json({"game": "netzwerk", "to_move": "player1", "player1": ["a1", "d1"],
+                                  "player2": ["a2"], "energy": ["e00", "e10", "e01", "e11", "e30", "e40"]})
+    turns = game.legal_moves(state)
+    wins = [t for t in turns if game.outcome(game.apply(state, t)) is not None]
+    assert (len(wins), len(turns)) == (283, 1277)
+    found = choose_move(game, state, playouts=300, seed=1)
+    assert game.outcome(game.apply(state, found.move)) == game.outcome(game.apply(state, wins[0]))
+    assert found.value == 1.0
