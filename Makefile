@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results test test-fast lint bench clean venv
+.PHONY: results test test-fast lint bench serve clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ $(LINT_STAMP): pyproject.toml $(STAMP)
 lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+serve: $(STAMP)
+	$(BIN)/powertwo serve
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -6,7 +6,7 @@ Rule modules know nothing of solvers, models or drawing; they return data.
 from importlib import import_module
 
 from .base import (
-    REGISTRY, Game, IllegalMoveError, InvalidMoveError, Option, Outcome, RecordError, RecordResult,
+    REGISTRY, ClickOptions, Game, IllegalMoveError, InvalidMoveError, Option, Outcome, RecordError, RecordResult,
     RulesError, game_names, get_game, parse_record, register, validate_record,
 )
 
@@ -19,7 +19,7 @@ for _name in GAME_MODULES:
     import_module(f"{__name__}.{_name}")
 
 __all__ = [
-    "REGISTRY", "Game", "IllegalMoveError", "InvalidMoveError", "Option", "Outcome", "RecordError",
+    "REGISTRY", "ClickOptions", "Game", "IllegalMoveError", "InvalidMoveError", "Option", "Outcome", "RecordError",
     "RecordResult", "RulesError", "game_names", "get_game", "parse_record", "register", "validate_record",
     "GAME_MODULES",
 ]

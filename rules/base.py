@@ -23,9 +23,10 @@ id or label everywhere. The rules layer reads no files.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from powertwo.boards import Board, BoardError, NodeId, load as load_board
 from powertwo.boards.jsonfile import loads as json_loads
@@ -101,6 +102,16 @@ class Outcome:
     @property
     def draw(self) -> bool:
         return self.winner is None
+
+
+@dataclass(frozen=True)
+class ClickOptions:
+    """What may follow a prefix of clicks (see :meth:`Game.click_options`): the nodes that may be
+    clicked next, and the legal moves whose clicks are exactly the prefix (a move may be complete
+    while longer moves still continue it, e.g. a Tower of Power step and a tower move)."""
+
+    next: frozenset[int]
+    complete: tuple
 
 
 @dataclass(frozen=True)
@@ -388,6 +399,29 @@ class Game(Generic[S, M]):
         """A node written in a move, by id or label; :class:`InvalidMoveError` for an unknown node."""
         return node_from_text(self.board, text)
 
+    # ------------------------------------------------------------ clicks (the web workbench)
+    def move_clicks(self, move: M, state: S | None = None) -> tuple[NodeId, ...]:
+        """The nodes a person clicks, in order, to make ``move`` (``()`` for a pass).
+        Default: the nodes named in its notation, in the order written."""
+        return tuple(self.board.node(token) for token in _CLICK_TOKEN.findall(self.format_move(move, state)))
+
+    def click_options(self, state: S, clicks: Sequence[NodeId]) -> ClickOptions:
+        """Which nodes may be clicked after ``clicks``, and which moves they already complete.
+        Default: the legal moves whose :meth:`move_clicks` start with ``clicks``. A game with
+        too many moves to list overrides it and answers from the prefix alone."""
+        prefix = tuple(clicks)
+        n = len(prefix)
+        following: set[NodeId] = set()
+        complete = []
+        for move in self.moves(state):
+            seq = self.move_clicks(move, state)
+            if seq[:n] == prefix:
+                if len(seq) == n:
+                    complete.append(move)
+                else:
+                    following.add(seq[n])
+        return ClickOptions(frozenset(following), tuple(complete))
+
     # ------------------------------------------------------------ records
     def record(self, moves: Iterable[str], *, start: str | None = None, position: dict | None = None) -> dict:
         """A game record object (see :func:`validate_record`)."""
@@ -403,6 +437,9 @@ class Game(Generic[S, M]):
         out["moves"] = list(moves)
         return out
 
+
+_CLICK_TOKEN = re.compile(r"[A-Za-z]*[0-9]+")
+"""A node in move notation (``42``, ``b4``, ``e21``): the default click sequence of a move."""
 
 REGISTRY: dict[str, type[Game]] = {}
 

@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError, NodeId
 
 from .base import (
-    Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, marked_row, node_from_json, register,
+    ClickOptions, Game, InvalidMoveError, Option, Outcome, RecordError, RulesError, marked_row, node_from_json,
+    register,
     square_key,
 )
 
@@ -605,6 +606,61 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         lab = self.board.label
         words = [f"{lab(s.frm)}-{lab(s.to)}" for s in move.pieces + move.energy]
         return " ".join(words) if words else PASS
+
+    # ------------------------------------------------------------ clicks (the web workbench)
+    def click_options(self, state: NetzwerkState, clicks: Sequence[NodeId]) -> ClickOptions:
+        """As :meth:`Game.click_options`, from the clicks alone (the start has 30 million turns):
+        the clicks are the turn's steps, from and to, pieces first. A next click is offered when
+        the turn so far plus one step from it is still a legal beginning of a turn."""
+        clicks = tuple(clicks)
+        if self.outcome(state) is not None:
+            return ClickOptions(frozenset(), ())
+        steps = [NetStep(clicks[k], clicks[k + 1]) for k in range(0, len(clicks) - 1, 2)]
+        pieces = tuple(s for s in steps if s.frm in self._xy)
+        energy = tuple(steps[len(pieces):])
+        if any(s.frm in self._xy for s in energy):
+            return ClickOptions(frozenset(), ())  # a piece step after an energy step
+        prefix = NetTurn(pieces, energy)
+        if len(clicks) % 2:
+            src = clicks[-1]
+            return ClickOptions(frozenset(dst for dst in self._click_targets(state, src)
+                                          if self._begins_turn(state, prefix, NetStep(src, dst))), ())
+        reason, key = self._walk(state, prefix)
+        complete = (NetTurn(pieces, energy, key),) if reason is None else ()
+        me = state.to_move
+        own = set(state.pieces[me])
+        stones = set(state.energy)
+        for s in pieces:
+            own.discard(s.frm)
+            own.add(s.to)
+        for s in energy:
+            stones.discard(s.frm)
+            stones.add(s.to)
+        sources = stones if energy else own | stones
+        following = frozenset(src for src in sources
+                              if any(self._begins_turn(state, prefix, NetStep(src, dst))
+                                     for dst in self._click_targets(state, src)))
+        return ClickOptions(following, complete)
+
+    def _click_targets(self, state: NetzwerkState, src: NodeId) -> list[NodeId]:
+        if src in self._xy:
+            return [w for ray in self._piece_rays[state.to_move][src] for w in ray]
+        return [w for _, ray in self._energy_rays.get(src, ()) for w in ray]
+
+    def _begins_turn(self, state: NetzwerkState, prefix: NetTurn, step: NetStep) -> bool:
+        """Whether ``prefix`` plus ``step`` can begin a legal turn (compulsory capture is judged
+        only when the turn is complete)."""
+        if step.frm in self._xy:
+            turn = NetTurn(prefix.pieces + (step,), prefix.energy)
+        else:
+            turn = NetTurn(prefix.pieces, prefix.energy + (step,))
+        if not self.options["compulsory_capture"]:
+            return self._walk(state, turn)[0] is None
+        if self._prefix_game is None:
+            self._prefix_game = Netzwerk(self.board, **{**self.options, "compulsory_capture": False})
+        return self._prefix_game._walk(state, turn)[0] is None
+
+    _prefix_game: "Netzwerk | None" = None
 
     # ------------------------------------------------------------ JSON
     def state_to_json(self, state: NetzwerkState) -> dict:

@@ -230,11 +230,20 @@ PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | 
 @click.option("--start", default=None, help=START_HELP)
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help=POSITION_HELP)
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
+@click.option("--computer", type=click.Choice(["light", "dark"]), default=None,
+              help="The computer (Monte-Carlo tree search) plays the first (light) or second (dark) player.")
+@click.option("--seconds", type=click.FloatRange(0.05, 600), default=2.0, show_default=True,
+              help="The computer's thinking time per move.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The computer's random seed.")
 def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...],
-         flags: dict[str, bool]) -> None:
-    """Two people at one terminal: the board as text, moves in notation, illegal ones refused
-    with the reason. Commands: a move, `moves`, `undo`, `save FILE`, `help`, `quit`."""
+         flags: dict[str, bool], computer: str | None, seconds: float, seed: int) -> None:
+    """Two people at one terminal, or one against the computer (--computer): the board as text,
+    moves in notation, illegal ones refused with the reason. Commands: a move, `moves`, `undo`,
+    `save FILE`, `help`, `quit`."""
     from powertwo.rules import RulesError
+    from powertwo.solvers.mcts import choose_move
+
+    machine = None if computer is None else ("light", "dark").index(computer)
 
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
@@ -252,6 +261,15 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             if out is not None:
                 click.echo(f"game over: {outcome_text(game, out)}")
         show = False
+        if out is None and state.to_move == machine:
+            found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
+            text = game.format_move(found.move, state)
+            click.echo(f"computer ({game.player_name(machine)}) plays {text} "
+                       f"({found.playouts} playouts, {found.seconds:.1f} s)")
+            history.append((state, text))
+            state = game.apply(state, found.move)
+            show = True
+            continue
         prompt = "done" if out is not None else game.player_name(state.to_move)
         try:
             line = click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
@@ -276,6 +294,8 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
         elif word == "undo":
             if history:
                 state, _, _ = history.pop()
+                if machine is not None and history and state.to_move == machine:
+                    state, _, _ = history.pop()  # take back the computer's answer too
                 show = True
             else:
                 click.echo("nothing to undo")
@@ -306,3 +326,16 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             history.append((state, game.format_move(move, state), move))
             state = new
             show = True
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (keep it local).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+def serve(host: str, port: int, open_browser: bool) -> None:
+    """The browser workbench: boards, puzzles with a live check, answers step by step, and every
+    game by clicks against a friend or the computer."""
+    from powertwo.web import serve as run
+
+    click.echo(f"powertwo workbench on http://{host}:{port}/ (Ctrl-C stops it)", err=True)
+    run(host=host, port=port, open_browser=open_browser)

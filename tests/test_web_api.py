@@ -1,0 +1,245 @@
+"""The workbench's HTTP API through Starlette's test client: every endpoint, and bad input of
+every kind answered with a 4xx and one line (never a 500 with a trace)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+
+from powertwo.boards import load, to_dict  # noqa: E402
+from powertwo.rules import get_game  # noqa: E402
+from powertwo.web import MAX_BODY, create_app  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+BASE = "http://127.0.0.1:8765"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with starlette_testclient.TestClient(create_app(), base_url=BASE) as c:
+        yield c
+
+
+def error(response, status: int) -> str:
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+# ---------------------------------------------------------------- pages and boards
+def test_index_and_static_modules(client):
+    page = client.get("/")
+    assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
+    for name in ("app.js", "board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    script = client.get("/static/app.js").text.replace("HTTP ${res.status}", "")
+    assert "http" not in script  # nothing fetched from outside
+
+
+def test_meta_lists_boards_games_and_puzzles(client):
+    meta = client.get("/api/meta").json()
+    assert meta["boards"] == ["epaminondas", "netzwerk", "power-of-two", "tower-of-power"]
+    assert [g["name"] for g in meta["games"]] == ["power-of-two", "david-goliath", "thats-my-line",
+                                                  "tower-of-power", "netzwerk", "epaminondas"]
+    one = next(p for p in meta["puzzles"] if p["name"] == "one-by-one")
+    assert one["optimum"] == json.loads((RESULTS / "one-by-one.json").read_text())["objective"]
+
+
+def test_board_view_has_exact_nodes_and_lines(client):
+    view = client.get("/api/board/power-of-two").json()
+    board = load("power-of-two")
+    assert len(view["nodes"]) == board.size == 64
+    assert view["lines"] == [list(line) for line in board.lines]
+    assert view["nodes"][0]["x"] == float(board.coord(1)[0])
+
+
+def test_uploaded_board_is_json_content(client):
+    raw = to_dict(load("tower-of-power"))
+    view = client.post("/api/board", json={"board": raw}).json()
+    assert len(view["nodes"]) == load("tower-of-power").size
+    assert "no shipped board" in error(client.get("/api/board/passwd"), 400)
+    assert error(client.get("/api/board/..%2F..%2Fetc%2Fpasswd"), 404) == "Not Found"
+    assert "no shipped board" in error(client.post("/api/board", json={"board": "/etc/passwd"}), 400)
+    bad = dict(raw, lines=[[1]])
+    assert "fewer than two nodes" in error(client.post("/api/board", json={"board": bad}), 400)
+
+
+# ---------------------------------------------------------------- security
+def test_host_check_refuses_other_names(client):
+    assert "is not served here" in error(client.get("/api/meta", headers={"host": "evil.example"}), 421)
+    assert client.get("/api/meta", headers={"host": "localhost:8765"}).status_code == 200
+
+
+def test_cross_origin_state_change_refused(client):
+    body = {"game": "power-of-two", "moves": []}
+    assert "cross-origin" in error(client.post("/api/game", json=body, headers={"origin": "http://evil.example"}), 403)
+    assert "cross-site" in error(client.post("/api/game", json=body, headers={"sec-fetch-site": "cross-site"}), 403)
+    assert client.post("/api/game", json=body, headers={"origin": BASE}).status_code == 200
+    form = client.post("/api/game", content="game=power-of-two", headers={"content-type": "text/plain"})
+    assert "application/json" in error(form, 415)
+
+
+def test_body_cap(client):
+    big = b'{"x": "' + b"a" * MAX_BODY + b'"}'
+    response = client.post("/api/check", content=big, headers={"content-type": "application/json"})
+    assert "larger than" in error(response, 413)
+
+
+def test_bad_json_and_fields(client):
+    post = lambda path, content: client.post(path, content=content, headers={"content-type": "application/json"})  # noqa: E731
+    assert "not valid JSON" in error(post("/api/check", b"{oops"), 400)
+    assert "JSON object" in error(post("/api/check", b"[1]"), 400)
+    assert error(client.post("/api/check", json={"puzzle": "one-by-one", "stones": [99]}), 400) == \
+        "one-by-one solution: node 99 does not exist on board power-of-two"
+    assert "field 'stones' has the wrong type" in error(client.post("/api/check", json={"puzzle": "one-by-one",
+                                                                                       "stones": "1,2"}), 400)
+    assert "unknown game 'chess'" in error(client.post("/api/game", json={"game": "chess"}), 400)
+    assert "has no start" in error(client.post("/api/game", json={"game": "netzwerk", "start": "/etc/passwd"}), 400)
+    assert "not a node" in error(client.post("/api/game", json={"game": "power-of-two", "clicks": [0]}), 400)
+    bad_move = client.post("/api/game", json={"game": "power-of-two", "moves": ["42-44"]})
+    assert error(bad_move, 400).startswith("move 1 (Light) 42-44:")
+
+
+# ---------------------------------------------------------------- puzzles
+def test_live_check_of_the_committed_one_by_one(client):
+    committed = json.loads((RESULTS / "one-by-one.json").read_text())
+    r = client.post("/api/check", json={"puzzle": "one-by-one", "stones": committed["stones"]}).json()
+    assert (r["verdict"], r["objective"], r["optimum"], r["bad_lines"]) == \
+        ("valid, optimal", committed["objective"], committed["objective"], [])
+    extra = next(v for v in range(1, 65) if v not in committed["stones"])
+    r = client.post("/api/check", json={"puzzle": "one-by-one", "stones": committed["stones"] + [extra]}).json()
+    board = load("power-of-two")
+    assert r["verdict"] == "invalid"
+    assert r["bad_lines"] == [k for k, line in enumerate(board.lines) if extra in line]
+    assert len(r["faults"]) == len(r["bad_lines"]) and all("holds 2 stones" in f for f in r["faults"])
+
+
+def test_live_check_two_by_two_strict_counts_lines(client):
+    committed = json.loads((RESULTS / "two-by-two-strict.json").read_text())
+    r = client.post("/api/check", json={"puzzle": "two-by-two", "strict": True, "stones": committed["stones"]}).json()
+    assert (r["verdict"], r["objective"]) == ("valid, optimal", 32)
+    fewer = {"puzzle": "two-by-two", "strict": True, "stones": committed["stones"][:-1]}
+    r = client.post("/api/check", json=fewer).json()
+    assert r["verdict"] == "invalid" and r["bad_lines"]
+
+
+def test_live_check_of_the_solitaire_record(client):
+    committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"], "stones": 16}).json()
+    assert (r["verdict"], r["objective"], r["optimum"], r["next"]) == ("valid, optimal", 32, 32, [])
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": ["17", "17"]}).json()
+    assert r["fault"] == "move 2 (Dark) 17: node 17 is occupied" and r["record"] == ["17"]
+    game = get_game("thats-my-line")
+    after = game.play(game.start(), "17")
+    assert r["next"] == sorted(game.click_options(after, ()).next) and 17 not in r["next"]
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"][:3]}).json()
+    assert r["verdict"] == "invalid" and "before the game is over" in r["faults"][0]
+
+
+def test_file_check_matches_the_cli_checker(client):
+    for stem in ("jump-reverse", "thats-my-line-16", "line-cover"):
+        data = json.loads((RESULTS / f"{stem}.json").read_text())
+        r = client.post("/api/check", json={"solution": data}).json()
+        assert r["valid"], (stem, r)
+    broken = json.loads((RESULTS / "jump-reverse.json").read_text())
+    broken["objective"] += 1
+    r = client.post("/api/check", json={"solution": broken}).json()
+    assert not r["valid"] and "does not match" in r["faults"][0]
+    assert "field 'board' must name a shipped board" in error(
+        client.post("/api/check", json={"solution": dict(broken, board="/etc/passwd")}), 400)
+
+
+def test_sequence_frames_of_the_jump_reverse_answer(client):
+    data = json.loads((RESULTS / "jump-reverse.json").read_text())
+    frames = client.post("/api/sequence", json={"solution": data}).json()["frames"]
+    counts = [len(f["stones"]) for f in frames]
+    expected = [len(data["position"])]
+    for move in data["moves"]:
+        expected.append(expected[-1] - len(move["jumps"]))
+    assert counts == expected and counts[-1] == 1
+
+
+def test_sequence_frames_of_a_game_record(client):
+    data = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    frames = client.post("/api/sequence", json={"solution": data}).json()["frames"]
+    assert len(frames) == len(data["record"]) + 1 and len(frames[-1]["stones"]) == data["objective"]
+    rec = {"game": "power-of-two", "moves": ["42-50"]}
+    assert len(client.post("/api/sequence", json={"solution": rec}).json()["frames"]) == 2
+    wrong = client.post("/api/sequence", json={"solution": {"puzzle": "one-by-one"}})
+    assert "sequences are shown for" in error(wrong, 400)
+
+
+# ---------------------------------------------------------------- games
+def test_game_state_lists_what_may_come_next(client):
+    game = get_game("power-of-two")
+    state = game.start()
+    v = client.post("/api/game", json={"game": "power-of-two", "moves": [], "clicks": []}).json()
+    assert v["next"] == sorted(game.click_options(state, ()).next) == [42, 43, 60, 64]
+    v = client.post("/api/game", json={"game": "power-of-two", "clicks": [42]}).json()
+    assert v["next"] == sorted({game.move_clicks(m)[1] for m in game.legal_moves(state) if m.frm == 42})
+
+
+def test_click_plays_a_complete_move_and_explains_an_illegal_one(client):
+    game = get_game("epaminondas")
+    state = game.start()
+    move = game.legal_moves(state)[0]
+    a, b = game.move_clicks(move, state)
+    v = client.post("/api/game/click", json={"game": "epaminondas", "clicks": [a, b]}).json()
+    assert v["played"] == game.format_move(move, state) and v["record"]["moves"] == [v["played"]]
+    wrong = next(w for w in game.board.nodes if w not in game.click_options(state, (a,)).next and w != a)
+    v = client.post("/api/game/click", json={"game": "epaminondas", "clicks": [a, wrong]}).json()
+    reason = game.reason_illegal(state, game.parse_move(f"{game.board.label(a)}-{game.board.label(wrong)}", state))
+    assert v["illegal"].endswith(reason)
+
+
+def test_netzwerk_turn_by_clicks_never_lists_the_turns(client):
+    game = get_game("netzwerk")
+    b = game.board
+    clicks = [b.node(x) for x in ("f1", "f3", "e51", "e50")]
+    v = client.post("/api/game", json={"game": "netzwerk", "clicks": clicks}).json()
+    assert v["complete"] == ["f1-f3 e51-e50"] and v["next"]
+    v = client.post("/api/game/click", json={"game": "netzwerk", "clicks": clicks, "play": "f1-f3 e51-e50"}).json()
+    assert v["played"] == "f1-f3 e51-e50" and v["to_move"] == "Player 2"
+    v = client.post("/api/game/click", json={"game": "netzwerk", "clicks": clicks, "play": "pass"}).json()
+    assert "not a move the clicks so far complete" in v["illegal"]
+
+
+def test_move_in_notation(client):
+    v = client.post("/api/game/move", json={"game": "thats-my-line", "move": "17"}).json()
+    assert v["record"]["moves"] == ["17"]
+    v = client.post("/api/game/move", json={"game": "thats-my-line", "moves": ["17"], "move": "17"}).json()
+    assert v["illegal"].startswith("move 2 (Dark) 17:")
+
+
+def test_computer_move_is_legal_and_bounded(client):
+    v = client.post("/api/game/computer", json={"game": "david-goliath", "seconds": 0.2}).json()
+    game = get_game("david-goliath")
+    state = game.start()
+    assert game.is_legal(state, game.parse_move(v["played"], state)) and v["computer"]["playouts"] >= 1
+    assert "between" in error(client.post("/api/game/computer", json={"game": "david-goliath", "seconds": 1000}), 400)
+
+
+# ---------------------------------------------------------------- the solver run
+def test_one_solver_run_at_a_time_cancel_and_finish(client):
+    assert client.get("/api/solve").json()["state"] in ("idle", "done", "cancelled", "error", "gave up")
+    assert "no solver is running" in error(client.post("/api/solve/cancel", json={}), 409)
+    assert "time_limit" in error(client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 10_000}), 400)
+    assert "unknown puzzle" in error(client.post("/api/solve", json={"puzzle": "sudoku"}), 400)
+    started = client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30}).json()
+    assert started["state"] == "running"
+    assert "already running" in error(client.post("/api/solve", json={"puzzle": "line-cover"}), 409)
+    assert client.post("/api/solve/cancel", json={}).json()["state"] == "cancelled"
+    client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30})
+    deadline = time.time() + 120
+    status = client.get("/api/solve").json()
+    while status["state"] == "running" and time.time() < deadline:
+        time.sleep(0.2)
+        status = client.get("/api/solve").json()
+    assert status["state"] == "done", status
+    assert (status["result"]["status"], status["result"]["objective"]) == ("optimal", 16)

@@ -1,0 +1,273 @@
+"""End-to-end tests of the workbench in a real browser: Playwright drives Debian's chromium.
+
+Every expected value comes from the library (the referee, the committed answers), never from
+the page. Screenshots of each view are written to results/web-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:  # one line, saying what to install
+    pytest.skip("browser tests need Debian's chromium: apt-get install chromium", allow_module_level=True)
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="browser tests need playwright: pip install -e '.[test]'")
+
+from powertwo.rules import get_game  # noqa: E402
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"
+WAIT = 60_000  # ms: generous, for a loaded 2-core machine
+
+
+@pytest.fixture(scope="module")
+def server():
+    import socket
+
+    import uvicorn
+
+    from powertwo.web import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 60
+    while not srv.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def shot(page, name: str) -> None:
+    page.mouse.move(1, 1)  # no hover highlight in the picture
+    page.screenshot(path=str(RESULTS / f"web-{name}.png"))
+
+
+def select_containing(page, select: str, text: str) -> None:
+    """Choose the first option of ``select`` whose label contains ``text``."""
+    labels = page.eval_on_selector_all(f"{select} option", "os => os.map(o => o.textContent)")
+    page.select_option(select, label=next(t for t in labels if text in t))
+
+
+def view(page, name: str) -> None:
+    page.click(f"nav button[data-view='{name}']")
+    page.wait_for_selector(f"#view-{name}:not([hidden])")
+
+
+# ---------------------------------------------------------------- boards
+def test_board_hover_names_the_node_and_lights_its_lines(page):
+    from powertwo.boards import load
+
+    board = load("power-of-two")
+    through = [k for k, line in enumerate(board.lines) if 42 in line]
+    page.hover("#board-svg [data-node='42']")
+    page.wait_for_function("document.querySelector('#board-hover').textContent.startsWith('node 42')")
+    hot = page.eval_on_selector_all("#board-svg .line.hot", "els => els.map(e => Number(e.dataset.line))")
+    assert sorted(hot) == through
+    shot(page, "boards")
+
+
+# ---------------------------------------------------------------- puzzles
+def test_one_by_one_optimum_by_clicks_then_a_fault(page):
+    committed = json.loads((RESULTS / "one-by-one.json").read_text())
+    view(page, "puzzles")
+    page.select_option("#puzzle-select", label="One by One")
+    for v in committed["stones"]:
+        page.click(f"#puzzle-svg [data-node='{v}']")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'valid, optimal'")
+    assert f"optimum {committed['objective']}" in page.inner_text("#puzzle-stats")
+    shot(page, "puzzles-optimal")
+    extra = next(v for v in range(1, 65) if v not in committed["stones"])
+    page.click(f"#puzzle-svg [data-node='{extra}']")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'invalid'")
+    faults = page.inner_text("#faults")
+    assert "holds 2 stones" in faults
+    bad = page.eval_on_selector_all("#puzzle-svg .line.bad", "els => els.map(e => Number(e.dataset.line))")
+    from powertwo.boards import load
+
+    board = load("power-of-two")
+    stones = set(committed["stones"]) | {extra}
+    expected = [k for k, line in enumerate(board.lines) if sum(v in stones for v in line) != 1]
+    assert bad and sorted(bad) == expected
+    shot(page, "puzzles-fault")
+
+
+def test_solitaire_record_by_clicks(page):
+    committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
+    view(page, "puzzles")
+    select_containing(page, "#puzzle-select", "That's My Line")
+    page.wait_for_function("document.querySelector('#puzzle-pass').hidden === false")
+    for k, move in enumerate(committed["record"], start=1):
+        if move == "pass":
+            page.click("#puzzle-pass")
+        else:
+            page.click(f"#puzzle-svg [data-node='{move}']")
+        page.wait_for_function(f"document.querySelector('#puzzle-stats').textContent.startsWith('{k} moves')")
+    page.wait_for_function("document.querySelector('#verdict').textContent === 'valid, optimal'")
+    stats = page.inner_text("#puzzle-stats")
+    assert stats.startswith(f"{len(committed['record'])} moves, {committed['objective']} stones")
+    shot(page, "puzzles-solitaire")
+
+
+# ---------------------------------------------------------------- sequences
+def test_jump_reverse_steps_show_the_stone_count(page):
+    committed = json.loads((RESULTS / "jump-reverse.json").read_text())
+    view(page, "sequences")
+    select_containing(page, "#sequence-select", "reverse")
+    count = len(committed["position"])
+    page.wait_for_function(f"document.querySelector('#seq-position').textContent.includes('{count} stones')")
+    for k, move in enumerate(committed["moves"], start=1):
+        count -= len(move["jumps"])
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.querySelector('#seq-position').textContent === "
+                               f"'frame {k} of {len(committed['moves'])}; {count} stones on the board'")
+        assert f"{count} stones left" in page.inner_text("#seq-caption")
+        if k == 1:
+            shot(page, "sequences")
+    assert count == 1
+
+
+# ---------------------------------------------------------------- games
+def choose_game(page, name: str, mode: str = "friend") -> None:
+    view(page, "games")
+    page.select_option("#game-mode", mode)
+    page.select_option("#game-select", name)
+    page.wait_for_function(f"document.body.dataset.game === '{name}' && document.body.dataset.ply === '0'")
+
+
+def play_by_clicks(page, game, state, move) -> None:
+    """Click the move's nodes; press its 'play' button when other moves continue the clicks."""
+    ply = state.ply
+    text = game.format_move(move, state)
+    clicks = game.move_clicks(move, state)
+    for k, v in enumerate(clicks, start=1):
+        page.click(f"#game-svg [data-node='{v}']")
+        so_far = " ".join(str(c) for c in clicks[:k])
+        page.wait_for_function(f"document.body.dataset.clicks === '{so_far}' || "
+                               f"document.body.dataset.ply === '{ply + 1}'")
+    options = game.click_options(state, clicks)
+    if options.next or len(options.complete) > 1 or not clicks:
+        page.click(f"#game-complete button[data-move='{text}']")
+    page.wait_for_function(f"document.body.dataset.ply === '{ply + 1}'")
+
+
+def test_power_of_two_clicks_illegal_reason_undo_download_validate(page, tmp_path):
+    game = get_game("power-of-two")
+    state = game.start()
+    choose_game(page, "power-of-two")
+    for _ in range(3):
+        move = game.legal_moves(state)[0]
+        play_by_clicks(page, game, state, move)
+        state = game.apply(state, move)
+    shot(page, "games")
+    first = sorted(game.click_options(state, ()).next)[0]
+    page.click(f"#game-svg [data-node='{first}']")
+    page.wait_for_function(f"document.body.dataset.clicks === '{first}'")
+    allowed = game.click_options(state, (first,)).next
+    wrong = next(v for v in game.board.nodes if v not in allowed and v != first)
+    page.click(f"#game-svg [data-node='{wrong}']")
+    page.wait_for_function("document.querySelector('#game-reason').textContent.length > 0")
+    reason = page.inner_text("#game-reason")
+    expected = game.reason_illegal(state, game.parse_move(f"{first}-{wrong}", state))
+    assert expected and reason == f"{first}-{wrong}: {expected}"
+    page.click("#game-undo")  # takes back the picked node
+    page.wait_for_function("document.querySelector('#game-svg .picked') === null")
+    page.click("#game-undo")  # takes back the third move
+    page.wait_for_function("document.body.dataset.ply === '2'")
+    with page.expect_download() as info:
+        page.click("#game-download")
+    path = tmp_path / "record.json"
+    info.value.save_as(path)
+    out = subprocess.run([sys.executable, "-m", "powertwo", "validate", "power-of-two", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("valid: 2 moves")
+
+
+EPAMINONDAS_OPENING = ["a1-a4", "a12-d9", "a3-a6", "c12-c7", "a5-a8", "c9-c4"]
+
+
+def test_epaminondas_capture_by_clicks(page):
+    game = get_game("epaminondas")
+    state = game.start()
+    choose_game(page, "epaminondas")
+    for text in EPAMINONDAS_OPENING:
+        move = game.parse_move(text, state)
+        play_by_clicks(page, game, state, move)
+        state = game.apply(state, move)
+    capture = next(m for m in game.legal_moves(state)
+                   if len(game.apply(state, m).pieces[1 - state.to_move]) < len(state.pieces[1 - state.to_move]))
+    before = len(state.pieces[1])
+    play_by_clicks(page, game, state, capture)
+    after = game.apply(state, capture)
+    dark = page.eval_on_selector_all("#game-svg .stone.dark", "els => els.length")
+    assert dark == len(after.pieces[1]) < before
+    shot(page, "games-epaminondas")
+
+
+def test_netzwerk_one_complete_turn(page):
+    game = get_game("netzwerk")
+    state = game.start()
+    choose_game(page, "netzwerk")
+    b = game.board
+    turn = game.parse_move("f1-f3 e51-e50", state)
+    assert game.is_legal(state, turn)
+    play_by_clicks(page, game, state, turn)
+    record = json.loads(page.evaluate("JSON.stringify(window.document.body.dataset.ply)"))
+    assert record == "1"
+    assert page.inner_text("#game-moves") == "f1-f3 e51-e50"
+    after = game.apply(state, turn)
+    pieces = page.eval_on_selector_all("#game-svg .stone.light", "els => els.map(e => Number(e.dataset.stone))")
+    assert sorted(pieces) == sorted(after.pieces[0]) and b.node("f3") in pieces
+    shot(page, "games-netzwerk")
+
+
+@pytest.mark.parametrize("name", ["power-of-two", "david-goliath", "thats-my-line", "tower-of-power",
+                                  "netzwerk", "epaminondas"])
+def test_one_computer_move(page, name):
+    choose_game(page, name, mode="friend")
+    page.fill("#game-seconds", "0.3")
+    page.click("#game-computer")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    text = page.inner_text("#game-moves")
+    game = get_game(name)
+    state = game.start()
+    assert game.is_legal(state, game.parse_move(text, state))
+    assert page.inner_text("#game-reason").startswith(f"computer played {text}")
