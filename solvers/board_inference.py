@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 NODE_TABLE: dict[int, str] = {
     1: "aegim", 2: "dj", 3: "cefhik", 4: "bdgjl", 5: "acegikm", 6: "cfhk", 7: "adeijm",
@@ -145,8 +145,8 @@ class Inference:
     orbits: list[tuple[int, ...]]           # orbits of usable candidates
     solutions: list[tuple[int, ...]] = field(default_factory=list)  # chosen candidate indices
     complete: bool = True                   # False when the enumeration stopped at its cap
-    model: object = None
-    line_count: object = None
+    model: Any = None
+    line_count: Any = None
     seconds: float = 0.0
 
     def segments(self, solution: Iterable[int]) -> list[tuple[Pt, Pt]]:
@@ -157,25 +157,25 @@ class Inference:
         return sorted("-".join(self.names[v] for v in self.candidates[k].on) for k in solution)
 
 
-def fewest_lines(**kwargs: object) -> tuple[int | None, float]:
+def fewest_lines(**kwargs: Any) -> tuple[int | None, float]:
     """The fewest lines any line set meeting the constraints has (None: no line set), and seconds."""
     import time
 
     from ortools.sat.python import cp_model
 
     started = time.perf_counter()
-    shell = infer(cap=1, **kwargs, enumerate_=False)  # type: ignore[arg-type]
+    shell = infer(cap=1, enumerate_=False, **kwargs)  # type: ignore[arg-type]
     model = shell.model
-    model.Minimize(shell.line_count)  # type: ignore[union-attr]
+    model.minimize(shell.line_count)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 2
     solver.parameters.max_time_in_seconds = 300
-    status = solver.Solve(model)
+    status = solver.solve(model)
     if status == cp_model.INFEASIBLE:
         return None, time.perf_counter() - started
     if status != cp_model.OPTIMAL:
         raise RuntimeError("the fewest-lines search did not finish")
-    return int(solver.ObjectiveValue()), time.perf_counter() - started
+    return int(solver.objective_value), time.perf_counter() - started
 
 
 def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | None = None,
@@ -235,7 +235,7 @@ def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | No
     live = sorted(orbit_of)
 
     model = cp_model.CpModel()
-    x = [model.NewBoolVar(f"orbit{o}") for o in range(len(orbits))]
+    x = [model.new_bool_var(f"orbit{o}") for o in range(len(orbits))]
 
     def var(k: int):
         return x[orbit_of[k]]
@@ -243,7 +243,7 @@ def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | No
     for k in fixed:
         if k not in orbit_of:
             raise ValueError("a drawn line is excluded by the constraints")
-        model.Add(var(k) == 1)
+        model.add(var(k) == 1)
 
     # (a) pairwise: collinear touching/overlapping, or crossing away from a node
     conflicts: set[tuple[int, int]] = set()
@@ -267,9 +267,9 @@ def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | No
                 conflicts.add(pair)
     for a, b in sorted(conflicts):
         if a == b:
-            model.Add(x[a] == 0)
+            model.add(x[a] == 0)
         else:
-            model.AddBoolOr([x[a].Not(), x[b].Not()])
+            model.add_bool_or([x[a].Not(), x[b].Not()])
 
     # (a) every node on two segments or the end of one
     through: dict[int, list[int]] = {v: [] for v in range(len(points))}
@@ -280,51 +280,51 @@ def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | No
         for v in cands[k].ends:
             ending[v].append(k)
     for v in range(len(points)):
-        model.Add(sum(var(k) for k in through[v]) + sum(var(k) for k in ending[v]) >= 2)
+        model.add(sum(var(k) for k in through[v]) + sum(var(k) for k in ending[v]) >= 2)
 
     # (e) no loose ends
     if no_loose_ends:
         for k in live:
             for v in cands[k].ends:
                 support = [var(t) for t in through[v] if cands[t].line != cands[k].line]
-                model.AddBoolOr([var(k).Not()] + support)
+                model.add_bool_or([var(k).Not()] + support)
 
     # (f) the longest line
     if longest is not None:
-        model.AddBoolOr([var(k) for k in live if len(cands[k].on) == longest] or [model.NewConstant(0)])
+        model.add_bool_or([var(k) for k in live if len(cands[k].on) == longest] or [model.new_constant(0)])
 
     # (g) every adjacent pair is a side of a triangle
     if triangulated:
         edge_cover: dict[tuple[int, int], list[int]] = {}
         for k in live:
             on = cands[k].on
-            for a, b in zip(on, on[1:]):
+            for a, b in zip(on, on[1:], strict=False):
                 edge_cover.setdefault((min(a, b), max(a, b)), []).append(k)
         edge = {}
         for pair, ks in edge_cover.items():
-            e = model.NewBoolVar(f"edge{pair}")
-            model.AddMaxEquality(e, [var(k) for k in ks])
+            e = model.new_bool_var(f"edge{pair}")
+            model.add_max_equality(e, [var(k) for k in ks])
             edge[pair] = e
         nbrs: dict[int, set[int]] = {v: set() for v in range(len(points))}
         for a, b in edge:
             nbrs[a].add(b)
             nbrs[b].add(a)
         for (a, b), e in edge.items():
-            corners = []
+            corners: list[Any] = []
             for c in sorted(nbrs[a] & nbrs[b]):
                 if _cross(points[a], points[b], points[c]) == 0:
                     continue
-                t = model.NewBoolVar("")
+                tri = model.new_bool_var("")
                 e1, e2 = edge[(min(a, c), max(a, c))], edge[(min(b, c), max(b, c))]
-                model.AddImplication(t, e1)
-                model.AddImplication(t, e2)
-                model.AddBoolOr([e1.Not(), e2.Not(), t])
-                corners.append(t)
-            model.AddBoolOr([e.Not()] + corners)
+                model.add_implication(tri, e1)
+                model.add_implication(tri, e2)
+                model.add_bool_or([e1.Not(), e2.Not(), tri])
+                corners.append(tri)
+            model.add_bool_or([e.Not()] + corners)
 
     line_count = sum(len(orbits[o]) * x[o] for o in range(len(orbits)))
     if lines is not None:
-        model.Add(line_count == lines)
+        model.add(line_count == lines)
 
     result = Inference(names, points, cands, usable, orbits)
     result.model = model
@@ -338,19 +338,19 @@ def infer(*, square: str = "axis", no_loose_ends: bool = True, longest: int | No
             super().__init__()
 
         def on_solution_callback(self) -> None:
-            chosen = tuple(sorted(m for o, xv in enumerate(x) if self.Value(xv) for m in orbits[o]))
+            chosen = tuple(sorted(m for o, xv in enumerate(x) if self.value(xv) for m in orbits[o]))
             if result.solutions and chosen in result.solutions:
                 return
             result.solutions.append(chosen)
             if len(result.solutions) >= cap:
                 result.complete = False
-                self.StopSearch()
+                self.stop_search()
 
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
-    status = solver.Solve(model, Collect())
+    status = solver.solve(model, Collect())
     if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE, cp_model.FEASIBLE):
         result.complete = False
     if status == cp_model.FEASIBLE and len(result.solutions) < cap:

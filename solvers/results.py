@@ -53,7 +53,7 @@ def _side_by_side(rows: list[ResultRow], extra: dict[str, list[ResultRow]]) -> l
     """The optima of every board in one table (issue 14)."""
     names = ["power-of-two", *extra]
     cells: dict[tuple[str, str], dict[str, str]] = {}
-    for board_name, board_rows in zip(names, [rows, *extra.values()]):
+    for board_name, board_rows in zip(names, [rows, *extra.values()], strict=True):
         for r in board_rows:
             if r.variant.startswith("benchmark"):
                 continue
