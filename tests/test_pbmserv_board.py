@@ -89,3 +89,16 @@ def test_perft_on_the_pbmserv_board(board, name, start, counts, plain, plain_dep
     state = game.start(start)
     assert [game.perft(state, d) for d in (1, 2, 3)] == counts
     assert [plain_perft(plain, game, state, d) for d in range(1, plain_depth + 1)] == counts[:plain_depth]
+
+
+def test_results_readme_puts_both_boards_side_by_side():
+    from powertwo.solvers.registry import ResultRow
+    from powertwo.solvers.results import _readme
+
+    main = [ResultRow("one-by-one", "-", "16 stones", "optimal", "cp-sat, sat", "8 (2)", 0.03, ("one-by-one.json",))]
+    extra = {BOARD: [ResultRow("one-by-one", "-", "14 stones", "optimal", "cp-sat, sat", "16 (1)", 3.2,
+                               (f"{BOARD}/one-by-one.json",))]}
+    text = _readme(main, [], 1.0, extra)
+    assert f"## On `{BOARD}`" in text
+    assert f"| one-by-one | - | 16 stones (optimal, 0.03 s) | 14 stones (optimal, 3.20 s) |" in text
+    assert f"[one-by-one.json]({BOARD}/one-by-one.json)" in text
