@@ -164,7 +164,7 @@ def fewest_lines(**kwargs: Any) -> tuple[int | None, float]:
     from ortools.sat.python import cp_model
 
     started = time.perf_counter()
-    shell = infer(cap=1, enumerate_=False, **kwargs)  # type: ignore[arg-type]
+    shell = infer(cap=1, enumerate_=False, **kwargs)
     model = shell.model
     model.minimize(shell.line_count)
     solver = cp_model.CpSolver()

@@ -100,5 +100,5 @@ def test_results_readme_puts_both_boards_side_by_side():
                                (f"{BOARD}/one-by-one.json",))]}
     text = _readme(main, [], 1.0, extra)
     assert f"## On `{BOARD}`" in text
-    assert f"| one-by-one | - | 16 stones (optimal, 0.03 s) | 14 stones (optimal, 3.20 s) |" in text
+    assert "| one-by-one | - | 16 stones (optimal, 0.03 s) | 14 stones (optimal, 3.20 s) |" in text
     assert f"[one-by-one.json]({BOARD}/one-by-one.json)" in text
