@@ -211,11 +211,14 @@ class Board:
         import networkx as nx
         from networkx.algorithms.isomorphism import GraphMatcher
 
+        # vertex labels are invariants every automorphism keeps (they only prune VF2's search:
+        # without them it takes minutes on the pbmserv board)
         g = nx.Graph()
         for v in self.nodes:
-            g.add_node(("n", v), kind="node")
+            g.add_node(("n", v), kind=("node", tuple(sorted(len(self.lines[k]) for k in self.lines_through[v])),
+                                       len(self.adjacency[v])))
         for k, line in enumerate(self.lines):
-            g.add_node(("l", k), kind="line")
+            g.add_node(("l", k), kind=("line", len(line)))
             for v in line:
                 g.add_edge(("n", v), ("l", k), kind="on")
         for a, b in self.edges:
@@ -240,6 +243,60 @@ class Board:
         """The least (sorted tuple) image of a node set under the symmetry group."""
         nodes = tuple(nodes)
         return min(tuple(sorted(p[v - 1] for v in nodes)) for p in self.symmetries)
+
+    # ------------------------------------------------------------- geometry
+    @cached_property
+    def outer_corners(self) -> tuple[NodeId, ...]:
+        """The four outer corners of a square outline, computed from the coordinates: the nodes
+        with the least and greatest ``x + y`` and ``x - y``, in the order bottom-left, bottom-right,
+        top-right, top-left (RULES.md section 1: the ``corners`` start)."""
+        nodes = list(self.nodes)
+        bl = min(nodes, key=lambda v: (self.coord(v)[0] + self.coord(v)[1], v))
+        br = max(nodes, key=lambda v: (self.coord(v)[0] - self.coord(v)[1], -v))
+        tr = max(nodes, key=lambda v: (self.coord(v)[0] + self.coord(v)[1], -v))
+        tl = min(nodes, key=lambda v: (self.coord(v)[0] - self.coord(v)[1], v))
+        return bl, br, tr, tl
+
+    @cached_property
+    def centre(self) -> Point:
+        """The centre of the outer corners (the centre of the board's symmetry)."""
+        pts = [self.coord(v) for v in self.outer_corners]
+        return (sum((p[0] for p in pts), Fraction(0)) / 4, sum((p[1] for p in pts), Fraction(0)) / 4)
+
+    def diagonal_to_centre(self, corner: NodeId) -> tuple[NodeId, ...]:
+        """The nodes on the straight segment from ``corner`` to the board's centre, from the corner."""
+        (cx, cy), (x0, y0) = self.centre, self.coord(corner)
+        on = []
+        for v in self.nodes:
+            x, y = self.coord(v)
+            if (x - x0) * (cy - y0) != (y - y0) * (cx - x0):
+                continue
+            t = (x - x0) / (cx - x0) if cx != x0 else (y - y0) / (cy - y0)
+            if 0 <= t < 1:
+                on.append((t, v))
+        return tuple(v for _, v in sorted(on))
+
+    def inner_start_node(self, corner: NodeId) -> NodeId:
+        """RULES.md section 1, the ``standard`` start: on the diagonal from ``corner`` towards the
+        central square, the last node before the square. The node of the diagonal nearest the
+        centre lies on the central square (a corner of it on the reconstruction, the midpoint of
+        a side on the pbmserv board), so this is the second nearest."""
+        diagonal = self.diagonal_to_centre(corner)
+        if len(diagonal) < 3:
+            raise BoardError(f"board {self.name}: the diagonal from corner {self.label(corner)} has too few nodes")
+        return diagonal[-2]
+
+    def mapped_starts(self) -> dict[str, dict[str, tuple[NodeId, ...]]]:
+        """The ``corners``, ``standard`` and ``david-goliath`` starts by the rules of RULES.md section 1,
+        from the geometry: Light on the two bottom corners, Dark on the two top ones; David on the
+        bottom-left corner, Goliath on the top-right one."""
+        bl, br, tr, tl = self.outer_corners
+        return {
+            "standard": {"light": (bl, br, self.inner_start_node(bl), self.inner_start_node(br)),
+                         "dark": (tl, tr, self.inner_start_node(tl), self.inner_start_node(tr))},
+            "corners": {"light": (bl, br), "dark": (tl, tr)},
+            "david-goliath": {"light": (bl,), "dark": (tr,)},
+        }
 
     # ---------------------------------------------------------------- starts
     def start(self, name: str) -> dict[str, tuple[NodeId, ...]]:

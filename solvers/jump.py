@@ -38,7 +38,6 @@ from .registry import (
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
 STONES = 32
-DEFAULT_CORNER = 60
 BACKENDS = ("search", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 BENCH_SEEDS = (1, 2, 3, 4, 5)
@@ -52,13 +51,12 @@ BENCH_SAT_SECONDS = 20
 # ---------------------------------------------------------------------------- options
 def _corner(board: Board, corner: Any) -> NodeId:
     if corner is None:
-        if board.has_node(DEFAULT_CORNER) and board.name == "power-of-two":
-            return DEFAULT_CORNER
         unjumpable = nodes_of(JumpTables(board, symmetry=False).unjumpable)
         if not unjumpable:
             raise SolutionError(
                 f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
-        return unjumpable[0]
+        corner = board.outer_corners[0]  # the bottom-left outer corner (60 on the reconstruction)
+        return corner if corner in unjumpable else unjumpable[0]
     if isinstance(corner, bool) or not isinstance(corner, int) or not board.has_node(corner):
         raise SolutionError(f"--corner {corner!r}: node does not exist on board {board.name}")
     return corner
@@ -435,10 +433,10 @@ def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg",
     return files
 
 
-def results(out: Path, progress: Progress) -> list[ResultRow]:
+def results(out: Path, progress: Progress, board_name: str = "power-of-two", bench: bool = True) -> list[ResultRow]:
     from powertwo.boards import load
 
-    board = load("power-of-two")
+    board = load(board_name)
     rows = []
     fwd = solve_forward(board)
     files = _write(out, FORWARD, fwd, diagram_forward, board)
@@ -455,7 +453,8 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
                           f"{rev['status']} (bound {rev['bound']})", agree,
                           f"sat backend: {sat['status']} {sat['objective']} (bound {sat['bound']})",
                           rev["seconds"], tuple(files)))
-    rows.extend(bench_results(out, board, progress))
+    if bench:
+        rows.extend(bench_results(out, board, progress))
     return rows
 
 

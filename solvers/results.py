@@ -18,6 +18,7 @@ from typing import Callable
 
 from powertwo.boards import load, shipped
 
+from .board_results import EXTRA_BOARDS, run_board
 from .registry import PUZZLES, Progress, ResultRow, puzzle_names
 
 TIMINGS = "timings.json"
@@ -56,11 +57,16 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     for k, (name, hook) in enumerate(steps, 1):
         progress(f"step {k}/{len(steps)}: {name}")
         rows.extend(hook(out, progress))
+    extra: dict[str, list[ResultRow]] = {}
     if not only:
+        for board_name in EXTRA_BOARDS:  # issue 14: every puzzle on the other boards too
+            progress(f"board {board_name}: solving every puzzle")
+            extra[board_name] = run_board(out, board_name, progress)
+        every = rows + [r for board_rows in extra.values() for r in board_rows]
         seconds = time.perf_counter() - started
-        (out / "README.md").write_text(_readme(rows, board_files, seconds), encoding="utf-8")
-        (out / TIMINGS).write_text(json.dumps(_timings(rows, seconds), indent=1) + "\n", encoding="utf-8")
-    return rows
+        (out / "README.md").write_text(_readme(rows, board_files, seconds, extra), encoding="utf-8")
+        (out / TIMINGS).write_text(json.dumps(_timings(every, seconds), indent=1) + "\n", encoding="utf-8")
+    return rows + [r for board_rows in extra.values() for r in board_rows]
 
 
 def _timings(rows: list[ResultRow], seconds: float) -> dict:
@@ -71,7 +77,26 @@ def _timings(rows: list[ResultRow], seconds: float) -> dict:
     return out
 
 
-def _readme(rows: list[ResultRow], board_files: list[str], seconds: float) -> str:
+def _side_by_side(rows: list[ResultRow], extra: dict[str, list[ResultRow]]) -> list[str]:
+    """The optima of every board in one table (issue 14)."""
+    names = ["power-of-two", *extra]
+    cells: dict[tuple[str, str], dict[str, str]] = {}
+    for board_name, board_rows in zip(names, [rows, *extra.values()], strict=True):
+        for r in board_rows:
+            if r.variant.startswith("benchmark"):
+                continue
+            variant = "-" if r.puzzle.startswith("jump-forward") else r.variant
+            cells.setdefault((r.puzzle, variant), {})[board_name] = f"{r.optimum} ({r.status}, {r.seconds:.2f} s)"
+    out = ["## Both boards side by side", "",
+           "| puzzle | variant | " + " | ".join(f"`{n}`" for n in names) + " |",
+           "|---|---|" + "---|" * len(names)]
+    for (puzzle, variant), by_board in cells.items():
+        out.append(f"| {puzzle} | {variant} | " + " | ".join(by_board.get(n, "-") for n in names) + " |")
+    return out + [""]
+
+
+def _readme(rows: list[ResultRow], board_files: list[str], seconds: float,
+            extra: dict[str, list[ResultRow]] | None = None) -> str:
     lines = [
         "# Results",
         "",
@@ -88,6 +113,14 @@ def _readme(rows: list[ResultRow], board_files: list[str], seconds: float) -> st
         files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
         lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} "
                      f"| {r.seconds:.2f} | {files} |")
+    for board_name, board_rows in (extra or {}).items():
+        lines += ["", f"## On `{board_name}`", "", lines[6], lines[7]]
+        for r in board_rows:
+            files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
+            lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} | "
+                         f"{r.seconds:.2f} | {files} |")
+    if extra:
+        lines += [""] + _side_by_side(rows, extra)
     lines += ["", "## Boards", ""]
     lines += [f"- [{Path(f).name}]({f})" for f in board_files if f.endswith(".svg")]
     lines += ["", f"Whole job: {seconds:.1f} s.", ""]

@@ -579,7 +579,7 @@ def optimal_splits(board: Board, supply: Supply, optimum: int) -> list[tuple[int
     return out
 
 
-def results(out: Path, progress: Progress) -> list[ResultRow]:
+def results(out: Path, progress: Progress, board_name: str = "power-of-two") -> list[ResultRow]:
     """Both supply settings, proven by both backends; the SAT answer (single-threaded CaDiCaL:
     the same game on every run, unlike CP-SAT with two workers) is written with both backends'
     results beside it and every Light/Dark split an optimal game can have. The file holds no
@@ -589,7 +589,7 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     from powertwo.boards import load
     from powertwo.boards.draw import save
 
-    board = load("power-of-two")
+    board = load(board_name)
     rows = []
     for stones in (16, UNLIMITED):
         runs = {backend: solve(board, backend=backend, stones=stones, progress=progress) for backend in BACKENDS}

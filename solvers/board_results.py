@@ -1,0 +1,41 @@
+"""Every puzzle solved on a further shipped board, into ``results/<board>/`` (issue 14: the
+pbmserv board beside the reconstruction). The same solvers, proofs and certificates as the
+main job; only the Get a Jump On benchmark positions are left to the default board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .registry import Progress, ResultRow
+
+EXTRA_BOARDS: tuple[str, ...] = ("power-of-two-pbmserv",)
+"""Boards the results job solves every puzzle on besides the default ``power-of-two``."""
+FORWARD_SECONDS = 150.0
+"""Time for each of the two Get a Jump On forward searches on an extra board (with chains, then any)."""
+
+
+def run_board(out: Path, board_name: str, progress: Progress) -> list[ResultRow]:
+    """Solve every puzzle on ``board_name``; files go to ``out/<board_name>/``, rows name the board."""
+    from dataclasses import replace
+
+    from . import jump, line_puzzles, thats_my_line
+    from .registry import SolutionError
+
+    folder = out / board_name
+    folder.mkdir(parents=True, exist_ok=True)
+    rows: list[ResultRow] = []
+    rows += line_puzzles.results(folder, progress, board_name=board_name)
+    rows += thats_my_line.results(folder, progress, board_name=board_name)
+    from powertwo.boards import load
+
+    try:  # the forward search is unbounded on the default board's job; here it gets a time limit
+        jump.solve_forward(load(board_name), time_limit=FORWARD_SECONDS)
+    except SolutionError as exc:
+        progress(f"{jump.FORWARD} on {board_name}: {exc}")
+        rows.append(ResultRow(jump.FORWARD, "-", "none found", f"unknown: {exc} (not proven impossible)", "search",
+                              "-", 2 * FORWARD_SECONDS))
+        rows.append(ResultRow(jump.REVERSE, "from the forward answer", "-", "not run: no forward answer", "-", "-",
+                              0.0))
+    else:
+        rows += jump.results(folder, progress, board_name=board_name, bench=False)
+    return [replace(r, files=tuple(f"{board_name}/{f}" for f in r.files)) for r in rows]
