@@ -428,7 +428,7 @@ class _Walk:
     state: np.ndarray
 
 
-def _chains(jumps: Sequence[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]]:
+def chains(jumps: Sequence[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]]:
     """Single jumps (0-based from, to) grouped into moves (a jump from the last landing continues)."""
     out: list[tuple[NodeId, list[NodeId]]] = []
     for frm, to in jumps:
@@ -623,22 +623,28 @@ class KernelSearch:
         if status == PAUSED:
             note("any finish: time limit reached")
             return result(None, low, False, False, "")
-        best = _chains(jumps)
+        best = chains(jumps)
         first_s, first_m = time.perf_counter() - started, len(best)
         note(f"any finish: {len(best)} moves")
+
+        def refuted(budget: int) -> str:
+            if budget <= low:
+                return f"no finish within {budget - 1} moves: admissible lower bound (unjumpable stones, Merson regions)"
+            return f"exhausted search: no finish within {budget - 1} moves"
+
         budget = low
         while budget < min(len(best), cap + 1):
             remaining = None if node_limit is None else node_limit - self.nodes
             if remaining is not None and remaining <= 0:
-                return result(best, budget, False, False, "")
+                return result(best, budget, False, False, refuted(budget))
             status, jumps = self.search(budget, deadline, remaining, label=f"{budget} moves (best {len(best)})")
             if status == PAUSED:
                 note(f"time limit reached while searching {budget} moves")
-                return result(best, budget, False, False, f"exhausted search: no finish within {budget - 1} moves")
+                return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
-                best = _chains(jumps)
+                best = chains(jumps)
                 note(f"{budget} moves: found")
-                return result(best, budget, True, False, f"exhausted search: no finish within {budget - 1} moves")
+                return result(best, budget, True, False, refuted(budget))
             note(f"{budget} moves: none")
             budget += 1
-        return result(best, len(best), True, False, f"exhausted search: no finish within {len(best) - 1} moves")
+        return result(best, len(best), True, False, refuted(len(best)))

@@ -10,7 +10,7 @@ import click
 from .common import echo_json, fail, main
 
 SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "strict", "stones", "corner", "position",
-                 "symmetry", "proof")
+                 "symmetry", "proof", "target", "memory")
 
 
 @main.command("solve")
@@ -24,6 +24,8 @@ SOLVE_OPTIONS = ("backend", "time_limit", "all_solutions", "strict", "stones", "
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
 @click.option("--corner", type=int, default=None, help="jump-forward: the jumper's corner node.")
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
+@click.option("--target", type=int, default=None, help="jump-reverse: the node that must hold the last stone.")
+@click.option("--memory", type=int, default=None, help="jump-reverse: MiB for the search's hash tables (default 4096).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
               help="sat backend: write the DRAT proof of the last call.")
@@ -42,7 +44,14 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     if unknown:
         option = unknown[0].replace('_', '-').replace('all-solutions', 'all')
         raise SolutionError(f"puzzle {puzzle} does not take --{option}")
-    result = p.solve(load(board), **given)
+    live = _LiveProgress() if p.name == "jump-reverse" else None
+    if live is not None:
+        given["progress"] = live
+    try:
+        result = p.solve(load(board), **given)
+    finally:
+        if live is not None:
+            live.stop()
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
@@ -51,6 +60,36 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
         echo_json(result)
     else:
         _summary(result)
+
+
+class _LiveProgress:
+    """Progress of a long search on stderr (stdout stays the result): after the first second, the
+    latest message on one transient rich status line, or on a pipe one line every 5 s."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.began = self.printed = time.perf_counter()
+        self.status = None
+
+    def __call__(self, message: str) -> None:
+        now = time.perf_counter()
+        if now - self.began < 1:
+            return
+        if not self.console.is_terminal:
+            if now - self.printed >= 5:
+                self.printed = now
+                click.echo(message, err=True)
+        elif self.status is None:
+            self.status = self.console.status(message)
+            self.status.start()
+        else:
+            self.status.update(message)
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
 
 
 def _summary(result: dict) -> None:
