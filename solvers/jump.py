@@ -285,8 +285,8 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
                               _memory(memory))
     else:
         out = _reverse_sat(board, start, time_limit, goal, progress)
-    if target is not None:
-        out["target"] = target
+    if goal is not None and len(goal) == 1:
+        out["target"] = goal[0]
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 
@@ -438,7 +438,8 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
         elif status == "optimal" and bound != len(parsed):
             faults.append(f"status optimal but the bound {bound} is below the {len(parsed)} moves found")
         if not faults and parsed:
-            notes.append(f"{len(parsed)} moves, {sum(len(js) for _, js in parsed)} jumps, last stone on {next(iter(occ))}")
+            jumps = sum(len(js) for _, js in parsed)
+            notes.append(f"{len(parsed)} moves, {jumps} jumps, last stone on {next(iter(occ))}")
     if not faults:
         if not reprove:
             notes.append(f"status {status}; the bound {bound} was not re-proved (reprove=False)")
@@ -548,7 +549,8 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         files = _write(out, stem, dict(best, seed=seed, chain_steps=chain_steps), diagram_reverse, board, exts=("svg",))
         entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": chain_steps,
                         "forward_steps": fwd["steps"], "status": best["status"], "objective": best["objective"],
-                        "bound": best["bound"], "proof": best["proof"], "positions_searched": best["positions_searched"],
+                        "bound": best["bound"], "proof": best["proof"],
+                        "positions_searched": best["positions_searched"],
                         "seconds": best["seconds"], "file": f"{stem}.json"})
         progress(f"jump-bench seed {seed}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
                  f"{best['seconds']} s")

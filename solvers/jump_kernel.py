@@ -41,7 +41,7 @@ from numba import njit
 
 from powertwo.boards import Board, NodeId
 
-from .jump_search import TargetSetup, mask_of, merson_regions, nodes_of, target_setup
+from .jump_search import PERIMETER_STONES, TargetSetup, mask_of, merson_regions, nodes_of, target_setup
 
 Progress = Callable[[str], None]
 
@@ -51,6 +51,8 @@ SLICE = 1 << 21
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
+DEFAULT_PERIMETER = 3_000_000
+"""Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
 TT_BYTES = 10   # uint64 key, int8 last node, int8 budget
 DEAD_BYTES = 8
@@ -100,7 +102,7 @@ def _canon(pos: np.uint64, symtab: np.ndarray, nchunks: int) -> tuple[np.uint64,
 
 
 @njit(cache=True)
-def _slot(key: np.uint64, extra: int, mask: int) -> int:
+def _slot(key: np.uint64, extra: int, mask: int) -> np.int64:
     h = (key ^ np.uint64(extra + 1) * np.uint64(0xD6E8FEB86659FD93)) * _HASH
     return np.int64((h >> np.uint64(29)) & np.uint64(mask))
 
@@ -174,6 +176,104 @@ def _dead_put(dk: np.ndarray, key: np.uint64, stats: np.ndarray) -> None:
             return
         i = (i + 1) & mask
     dk[first] = key
+
+
+@njit(cache=True)
+def _per_get(pk: np.ndarray, pd: np.ndarray, key: np.uint64) -> int:
+    mask = pk.shape[0] - 1
+    i = _slot(key, -2, mask)
+    while True:
+        k = pk[i]
+        if k == key:
+            return int(pd[i])
+        if k == _U0:
+            return -1
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _per_add(pk: np.ndarray, pd: np.ndarray, key: np.uint64, dist: int) -> bool:
+    """Inserts ``key`` at ``dist`` unless present; True when new."""
+    mask = pk.shape[0] - 1
+    i = _slot(key, -2, mask)
+    while True:
+        k = pk[i]
+        if k == key:
+            return False
+        if k == _U0:
+            pk[i] = key
+            pd[i] = dist
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _build_perimeter(goals: np.ndarray, max_stones: int, limit: int, pk: np.ndarray, pd: np.ndarray,
+                     jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, symtab: np.ndarray,
+                     nchunks: int) -> tuple[int, int]:
+    """Breadth-first search by moves played backwards from the one-stone ``goals``: a stone
+    jumps back over a free node (which gets a stone) onto a free node, and may go on. Layer ``k``
+    holds the positions exactly ``k`` moves from a goal (canonical). Stops when the table would
+    pass ``limit`` positions; returns (radius of the last complete layer, positions stored)."""
+    layer = np.empty(limit + 1, dtype=np.uint64)
+    nxt = np.empty(limit + 1, dtype=np.uint64)
+    n_layer = 0
+    stored = 0
+    for g in goals:
+        key, _ = _canon(g, symtab, nchunks)
+        if _per_add(pk, pd, key, 0):
+            layer[n_layer] = g
+            n_layer += 1
+            stored += 1
+    n = jstart.shape[0] - 1
+    stack_pos = np.empty(n + 2, dtype=np.uint64)
+    stack_at = np.empty(n + 2, dtype=np.int64)
+    stack_k = np.empty(n + 2, dtype=np.int64)
+    radius = 0
+    while n_layer:
+        n_next = 0
+        for li in range(n_layer):
+            q = layer[li]
+            rest = q
+            while rest:
+                x = _low_index(rest)
+                rest &= rest - _U1
+                # depth-first over this stone's backward chains
+                top = 0
+                stack_pos[0] = q
+                stack_at[0] = x
+                stack_k[0] = jstart[x]
+                while top >= 0:
+                    p = stack_pos[top]
+                    at = stack_at[top]
+                    k = stack_k[top]
+                    if k >= jstart[at + 1]:
+                        top -= 1
+                        continue
+                    stack_k[top] = k + 1
+                    o = jover[k]
+                    t = jto[k]
+                    if (p >> np.uint64(o)) & _U1 or (p >> np.uint64(t)) & _U1:
+                        continue
+                    p2 = p ^ (_U1 << np.uint64(at)) ^ (_U1 << np.uint64(o)) ^ (_U1 << np.uint64(t))
+                    if _popcount(p2) > max_stones:
+                        continue
+                    key, _ = _canon(p2, symtab, nchunks)
+                    if _per_add(pk, pd, key, radius + 1):
+                        stored += 1
+                        nxt[n_next] = p2
+                        n_next += 1
+                        if stored >= limit:
+                            return radius, stored
+                    top += 1
+                    stack_pos[top] = p2
+                    stack_at[top] = t
+                    stack_k[top] = jstart[t]
+        for i in range(n_next):
+            layer[i] = nxt[i]
+        n_layer = n_next
+        radius += 1
+    return radius, stored
 
 
 @njit(cache=True)
@@ -269,14 +369,18 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
          nchunks: int, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
          pw: np.ndarray, pneed: np.ndarray, pbit: np.ndarray,
          tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, dk: np.ndarray, stats: np.ndarray,
-         max_nodes: int, grow_tt: int, grow_dead: int, table_from: int) -> int:
+         max_nodes: int, grow_tt: int, grow_dead: int, table_from: int,
+         pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int) -> int:
     """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions.
 
     Frame ``d``: ``fu[d] = (stones, movers left, canonical key)``, ``fi[d] = (last jumper,
     budget, phase, mover, next jump, landing, key's last node)``. ``state = (depth, entering)``.
     ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). Pauses also
     when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
-    Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``), EXHAUSTED or PAUSED.
+    Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
+    when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
+    perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
+    answers at depth ``shortcut_from`` and below.
     """
     d = state[0]
     entering = state[1]
@@ -300,37 +404,49 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
                 elif mode == 1 and budget == 0 and not _one_chain(pos, last, targets, jstart, jover, jto, ends):
                     stats[3] += 1
                     result = 0
-                elif mode == 1 and budget < table_from:
-                    # near the leaves: cheaper to search than to look up
-                    fu[d, 2] = _U0
-                    fi[d, 2] = 0
-                    fi[d, 3] = last
-                    if last >= 0:
-                        fi[d, 4] = jstart[last]
                 else:
-                    key, s = _canon(pos, symtab, nchunks)
-                    if _dead_has(dk, key):
-                        result = 0
-                    else:
-                        klast = -1
-                        if mode == 1:
+                    key = _U0
+                    s = 0
+                    if mode != 1 or budget >= table_from or 0 < radius and budget <= radius + 1:
+                        key, s = _canon(pos, symtab, nchunks)
+                    if mode == 1 and 0 < radius and budget <= radius + 1:
+                        # the backward perimeter: exact distances (fresh moves) up to ``radius``;
+                        # a chain in progress may save one move
+                        dist = _per_get(pk, pd, key)
+                        if dist >= 0 and dist <= budget and d >= shortcut_from:
+                            result = 1
+                            state[1] = 2
+                        else:
+                            need = radius + 1 if dist < 0 else dist
                             if last >= 0:
-                                klast = perm[s, last]
-                            if _tt_get(tk, tl, tv, key, klast) >= budget:
+                                need -= 1
+                            if budget < need:
                                 result = 0
-                        if result < 0:
-                            fu[d, 2] = key
-                            fi[d, 6] = klast
-                            # iterate: the last jumper's chain first (phase 0), then the others
-                            fi[d, 2] = 0
-                            fi[d, 3] = last if mode != 2 else -1
-                            if last >= 0:
-                                fi[d, 4] = jstart[last]
+                    if result < 0 and mode == 1 and budget < table_from:
+                        # near the leaves: cheaper to search than to look up
+                        key = _U0
+                    elif result < 0 and _dead_has(dk, key):
+                        result = 0
+                    elif result < 0 and mode == 1:
+                        klast = -1
+                        if last >= 0:
+                            klast = perm[s, last]
+                        if _tt_get(tk, tl, tv, key, klast) >= budget:
+                            result = 0
+                        fi[d, 6] = klast
+                    if result < 0:
+                        fu[d, 2] = key
+                        # iterate: the last jumper's chain first (phase 0), then the others
+                        fi[d, 2] = 0
+                        fi[d, 3] = last if mode != 2 else -1
+                        if last >= 0:
+                            fi[d, 4] = jstart[last]
         if result >= 0:
             if result == 1:
                 stats[0] += count
                 state[0] = d
-                state[1] = 0
+                if state[1] != 2:
+                    state[1] = 0
                 return FOUND
             if d == 0:
                 stats[0] += count
@@ -446,7 +562,7 @@ class KernelSearch:
     def __init__(self, board: Board, start: Iterable[NodeId], *, targets: Iterable[NodeId] | None = None,
                  symmetry: bool = True, pagodas: bool = True, merson: bool = True,
                  memory_mb: int = DEFAULT_MEMORY_MB, progress: Progress | None = None,
-                 setup: TargetSetup | None = None):
+                 setup: TargetSetup | None = None, perimeter: int = DEFAULT_PERIMETER):
         if board.size > 64:
             raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
         self.board = board
@@ -464,11 +580,12 @@ class KernelSearch:
             by_start[a - 1].append((b - 1, c - 1))
             middles.add(b)
         self.jstart = np.zeros(n + 1, dtype=np.int64)
-        flat = []
+        flat: list[tuple[int, int]] = []
         for i in range(n):
             self.jstart[i] = len(flat)
             flat.extend(by_start[i])
         self.jstart[n] = len(flat)
+        self.over = {(a - 1, c - 1): b - 1 for a, b, c in board.jumps}
         self.jover = np.array([o for o, _ in flat] or [0], dtype=np.int64)
         self.jto = np.array([t for _, t in flat] or [0], dtype=np.int64)
         unjumpable = mask_of(v for v in board.nodes if v not in middles)
@@ -502,7 +619,12 @@ class KernelSearch:
         self.targets = np.uint64(tmask)
         self.memory = max(1, memory_mb) * (1 << 20)
         self.stats = np.zeros(4, dtype=np.int64)
-        self.table_from = 1
+        self.pk = np.zeros(1, dtype=np.uint64)
+        self.pd = np.zeros(1, dtype=np.int8)
+        self.radius = self.perimeter_size = 0
+        if perimeter and 0 < len(nodes_of(tmask)) <= 4 and self.stones >= PERIMETER_STONES:
+            self.build_perimeter(perimeter)
+        self.table_from = max(1, self.radius)
         self._alloc_tt(MIN_SLOTS)
         self._alloc_dead(MIN_SLOTS)
 
@@ -536,22 +658,56 @@ class KernelSearch:
             self._alloc_dead(old_dk.shape[0] * 2)
             _rehash_dead(old_dk, self.dk, self.stats)
 
+    # ------------------------------------------------------------- perimeter
+    def build_perimeter(self, limit: int) -> None:
+        """The backward perimeter (:func:`_build_perimeter`) of at most ``limit`` positions."""
+        slots = 1 << max(4, (2 * limit).bit_length())
+        self.pk = np.zeros(slots, dtype=np.uint64)
+        self.pd = np.zeros(slots, dtype=np.int8)
+        goals = np.array([1 << (t - 1) for t in nodes_of(self.setup.targets)], dtype=np.uint64)
+        self.radius, self.perimeter_size = (int(x) for x in _build_perimeter(
+            goals, self.stones, limit, self.pk, self.pd, self.jstart, self.jover, self.jto, self.symtab, self.nchunks))
+
+    def distance(self, nodes: Sequence[NodeId]) -> int | None:
+        """Moves from ``nodes`` to a goal by the perimeter, or ``None`` when it is outside."""
+        key, _ = _canon(np.uint64(mask_of(nodes)), self.symtab, self.nchunks)
+        d = int(_per_get(self.pk, self.pd, key))
+        return None if d < 0 else d
+
+    def _complete(self, nodes: Sequence[NodeId], dist: int | None) -> list[tuple[int, int]]:
+        """Single jumps from ``nodes`` (``dist`` moves from a goal by the perimeter) to the goal: a
+        search within ``dist`` moves that may not stop at its own root, repeated."""
+        jumps: list[tuple[int, int]] = []
+        pos = set(nodes)
+        while len(pos) > 1:
+            assert dist is not None   # internal: every position met here lies inside the perimeter
+            status, more = self.search(dist, start=sorted(pos), complete=True)
+            assert status == FOUND and more
+            for f, t in more:
+                over = self.over[(f, t)]
+                pos -= {f + 1, over + 1}
+                pos.add(t + 1)
+            jumps += more
+            dist = self.distance(sorted(pos)) if len(pos) > 1 else 0
+        return jumps
+
     @property
     def nodes(self) -> int:
         return int(self.stats[0])
 
     # ------------------------------------------------------------- searches
-    def _walk(self, mode: int, budget: int, sym: int) -> _Walk:
+    def _walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> _Walk:
         fu = np.zeros((self.stones + 1, 3), dtype=np.uint64)
         fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
         p = self.perms[sym]
-        fu[0, 0] = np.uint64(mask_of(p[v - 1] for v in self.start_nodes))
+        fu[0, 0] = np.uint64(mask_of(p[v - 1] for v in start))
         fi[0, 0] = -1
         fi[0, 1] = budget
         return _Walk(mode, sym, fu, fi, np.array([0, 1], dtype=np.int64))
 
     def search(self, budget: int | None, deadline: float | None = None, node_cap: int | None = None,
-               label: str = "") -> tuple[int, list[tuple[int, int]]]:
+               label: str = "", start: Sequence[NodeId] | None = None,
+               complete: bool = False) -> tuple[int, list[tuple[int, int]]]:
         """``budget=None``: any finish (mode 0); else a finish within ``budget`` moves. Returns
         (FOUND with the single jumps (0-based from, to) | EXHAUSTED | PAUSED when the deadline or
         ``node_cap`` positions came first, []).
@@ -560,30 +716,43 @@ class KernelSearch:
         of the start (under the symmetries fixing the targets), in two orders (the last jumper's chain
         first, or plain node order), run in turns of equal slices, so one lucky order is enough; they
         share the dead table, and any of them exhausting proves that no finish exists."""
+        start = self.start_nodes if start is None else start
         if budget is None:
-            walks = [self._walk(mode, 0, s) for s in range(len(self.perms)) for mode in (0, 2)]
+            walks = [self._walk(mode, 0, s, start) for s in range(len(self.perms)) for mode in (0, 2)]
             step_size = SLICE >> 3
         else:
-            walks = [self._walk(1, budget, 0)]
+            if self.radius and not complete:
+                dist = self.distance(start)
+                if dist is not None and dist <= budget:
+                    return FOUND, self._complete(start, dist)
+            walks = [self._walk(1, budget, 0, start)]
             step_size = SLICE
         began = time.perf_counter()
         shown = began
         start_nodes = self.nodes
+        shortcut = 1 if complete else 0
         while True:
             for w in walks:
                 step = step_size if node_cap is None else max(1, min(step_size, start_nodes + node_cap - self.nodes))
                 status = _run(w.mode, w.fu, w.fi, w.state, self.jstart, self.jover, self.jto, self.symtab,
                               self.perm, self.nchunks, self.unj, self.regions, self.targets, self.ends, self.pw,
                               self.pneed, self.pbit, self.tk, self.tl, self.tv, self.dk, self.stats, step,
-                              *self._limits(), self.table_from)
+                              *self._limits(), self.table_from, self.pk, self.pd, self.radius, shortcut)
                 if status == FOUND:
                     back = {self.perms[w.sym][i] - 1: i for i in range(self.n)}   # the inverse symmetry
-                    return FOUND, [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]
+                    jumps = [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]
+                    if w.state[1] == 2 and not complete:   # a perimeter hit: finish from there by the distances
+                        pos = w.fu[int(w.state[0]), 0]
+                        rest = [v + 1 for v in range(self.n) if int(pos) >> v & 1]
+                        rest = sorted(back[v - 1] + 1 for v in rest)
+                        jumps += self._complete(rest, self.distance(rest))
+                    return FOUND, jumps
                 if status == EXHAUSTED:
                     return EXHAUSTED, []
                 self._grow()
                 now = time.perf_counter()
-                if deadline is not None and now > deadline or node_cap is not None and self.nodes - start_nodes >= node_cap:
+                if (deadline is not None and now > deadline
+                        or node_cap is not None and self.nodes - start_nodes >= node_cap):
                     return PAUSED, []
                 if now - shown > 0.5:
                     shown = now
@@ -629,7 +798,8 @@ class KernelSearch:
 
         def refuted(budget: int) -> str:
             if budget <= low:
-                return f"no finish within {budget - 1} moves: admissible lower bound (unjumpable stones, Merson regions)"
+                return (f"no finish within {budget - 1} moves: admissible lower bound "
+                        "(unjumpable stones, Merson regions)")
             return f"exhausted search: no finish within {budget - 1} moves"
 
         budget = low

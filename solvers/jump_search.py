@@ -396,7 +396,8 @@ def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *,
     elif not by_class:
         why = "position classes: no node can hold the last stone"
     else:
-        why = f"pagoda functions: each of the nodes {', '.join(map(str, nodes_of(allowed)))} is worth more than the start"
+        nodes = ", ".join(map(str, nodes_of(allowed)))
+        why = f"pagoda functions: each of the nodes {nodes} is worth more than the start"
     return TargetSetup(allowed & ~excluded, entries, excluded, why, where)
 
 
@@ -438,7 +439,8 @@ class ReverseSearch:
         self.start = start if isinstance(start, int) else mask_of(start)
         self.progress = progress or (lambda _: None)
         setup = target_setup(board, self.start, targets, pagodas=pagodas)
-        self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = [(bit(t), pag, need) for t, pag, need in setup.entries]
+        self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = [
+            (bit(t), pag, need) for t, pag, need in setup.entries]
         self.targets = setup.targets
         excluded = setup.pagoda_excluded
         # the table identifies symmetric positions only under symmetries that fix the targets

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -71,7 +72,7 @@ class _LiveProgress:
 
         self.console = Console(stderr=True)
         self.began = self.printed = time.perf_counter()
-        self.status = None
+        self.status: Any = None
 
     def __call__(self, message: str) -> None:
         now = time.perf_counter()
