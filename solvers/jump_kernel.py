@@ -51,6 +51,8 @@ SLICE = 1 << 21
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
+UPPER_SHARE = 0.25
+"""Share of a time or position limit spent on branch and bound (upper bounds) before deepening."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -627,6 +629,8 @@ class KernelSearch:
         self.table_from = max(1, self.radius)
         self._alloc_tt(MIN_SLOTS)
         self._alloc_dead(MIN_SLOTS)
+        self.search(1, node_cap=1)    # compiles the kernel (or loads it from numba's cache) before any clock runs
+        self.stats[:] = 0
 
     # ------------------------------------------------------------- tables
     def _alloc_tt(self, slots: int) -> None:
@@ -802,6 +806,25 @@ class KernelSearch:
                         "(unjumpable stones, Merson regions)")
             return f"exhausted search: no finish within {budget - 1} moves"
 
+        if deadline is not None or node_limit is not None:
+            # branch and bound for a share of the limit: better answers early (its failed budgets
+            # stay in the table as proofs for the deepening below)
+            share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
+            share_nodes = None if node_limit is None else int(node_limit * UPPER_SHARE)
+            while len(best) - 1 >= low:
+                left = None if share_nodes is None else share_nodes - self.nodes
+                if left is not None and left <= 0:
+                    break
+                status, jumps = self.search(len(best) - 1, share_deadline, left,
+                                            label=f"branch and bound below {len(best)}")
+                if status == FOUND:
+                    best = chains(jumps)
+                    note(f"branch and bound: {len(best)} moves")
+                elif status == EXHAUSTED:
+                    note(f"branch and bound: none within {len(best) - 1} moves")
+                    return result(best, len(best), True, False, refuted(len(best)))
+                else:
+                    break
         budget = low
         while budget < min(len(best), cap + 1):
             remaining = None if node_limit is None else node_limit - self.nodes
