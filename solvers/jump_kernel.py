@@ -51,8 +51,9 @@ SLICE = 1 << 21
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
-UPPER_SHARE = 0.25
-"""Share of a time or position limit spent on branch and bound (upper bounds) before deepening."""
+UPPER_SHARE, UPPER_SECONDS, UPPER_NODES = 0.25, 10.0, 50_000_000
+"""Share of a time or position limit spent on branch and bound (upper bounds) before deepening,
+at most 10 s or 50 million positions."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -809,8 +810,8 @@ class KernelSearch:
         if deadline is not None or node_limit is not None:
             # branch and bound for a share of the limit: better answers early (its failed budgets
             # stay in the table as proofs for the deepening below)
-            share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
-            share_nodes = None if node_limit is None else int(node_limit * UPPER_SHARE)
+            share_deadline = None if time_limit is None else started + min(time_limit * UPPER_SHARE, UPPER_SECONDS)
+            share_nodes = None if node_limit is None else self.nodes + min(int(node_limit * UPPER_SHARE), UPPER_NODES)
             while len(best) - 1 >= low:
                 left = None if share_nodes is None else share_nodes - self.nodes
                 if left is not None and left <= 0:
