@@ -1,74 +1,104 @@
-"""Get a Jump On benchmark: forward answer time, reverse search speed (positions per second),
-time to the first answer of at most 20 moves and to the proof of the minimum, on the
-Power of Two board from the default position and from the benchmark positions, and the
-English 33-hole central game (18 moves) beside a plain breadth-first Python solver.
+"""Get a Jump On benchmark: the compiled kernel on the Power of Two board (the five benchmark seeds,
+20 more seeded forward finals with chain jumps, unsolvable positions), its speed against the
+pure-Python engine on the same positions, and the English 33-hole central game through the CLI.
 
-``python -m bench jump`` (environment ``JUMP_BENCH_LIMIT`` = seconds per run, default 600).
+``python -m bench jump``. Environment: ``JUMP_BENCH_LIMIT`` = seconds per position (default 60),
+``JUMP_BENCH_EXTRA`` = how many extra seeds (default 20), ``JUMP_BENCH_PYTHON`` = seconds the
+Python engine gets per speed sample (default 10).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from powertwo.boards import load
-from powertwo.solvers.jump import BENCH_SEEDS, solve_forward
-from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at, plain_bfs
+from powertwo.boards import Board, load, save
+from powertwo.solvers.jump import BENCH_SEEDS, solve_forward, solve_reverse
+from powertwo.solvers.jump_kernel import KernelSearch
+from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
+
+EXTRA_SEEDS = range(101, 121)
+UNSOLVABLE = {
+    "22 stones of issue 10": [1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61, 64],
+    "the 8 unjumpable corners": [1, 5, 25, 27, 38, 40, 60, 64],
+}
 
 
-ENGLISH_PERIMETER = 3_000_000
+def _row(name: str, res: dict) -> str:
+    best = "-" if res["objective"] is None else str(res["objective"])
+    return (f"| {name} | {res['status']} | {best} | {res['bound']} | {res['positions_searched']:,} | "
+            f"{res['seconds']:.2f} | {res.get('proof', '')} |")
 
 
-def _row(name: str, res, seconds: float) -> str:
-    rate = res.nodes / seconds if seconds > 0 else 0.0
-    first = "-" if res.first_found_seconds is None else f"{res.first_found_moves} in {res.first_found_seconds:.2f}"
-    within = res.first_within(20)
-    twenty = "-" if within is None else f"{within:.2f}"
-    # ``seconds`` includes the setup (pagoda LPs, perimeter), ``res.seconds`` only the search
-    if res.positions is not None and res.proven:
-        proof = f"{res.moves} proven in {seconds:.2f}"
-    elif res.infeasible:
-        proof = f"infeasible in {seconds:.2f}"
-    else:
-        best = "-" if res.positions is None else str(res.moves)
-        proof = f"best {best}, bound {res.bound} after {seconds:.2f} (limit)"
-    return f"| {name} | {res.nodes} | {rate:,.0f} | {first} | {twenty} | {proof} |"
+def speed(board: Board, position: list[int], seconds: float) -> tuple[float, float]:
+    """Positions per second of the kernel and of the Python engine, each searching the same
+    position for the same move budgets (the Python engine for ``seconds``)."""
+    ks = KernelSearch(board, position)
+    ks.search(None)
+    started = time.perf_counter()
+    before = ks.nodes
+    ks.search(3, deadline=started + seconds)
+    kernel_rate = (ks.nodes - before) / (time.perf_counter() - started)
+    rs = ReverseSearch(board, position)
+    started = time.perf_counter()
+    rs.run(time_limit=seconds, upper_share=0)
+    python_rate = rs.nodes / (time.perf_counter() - started)
+    return kernel_rate, python_rate
 
 
 def main() -> None:
-    limit = float(os.environ.get("JUMP_BENCH_LIMIT", "600"))
+    limit = float(os.environ.get("JUMP_BENCH_LIMIT", "60"))
+    extra = int(os.environ.get("JUMP_BENCH_EXTRA", str(len(EXTRA_SEEDS))))
+    py_seconds = float(os.environ.get("JUMP_BENCH_PYTHON", "10"))
     board = load("power-of-two")
-    print("## jump: Get a Jump On")
+    print("## jump: Get a Jump On, reverse (compiled kernel)")
     print()
-    t = time.perf_counter()
-    fwd = solve_forward(board)
-    print(f"forward answer (corner 60, 31 steps): {time.perf_counter() - t:.3f} s")
+    print(f"Time limit {limit:.0f} s per position.")
     print()
-    print("| instance | positions searched | positions/s | first answer (moves in s) "
-          "| first answer <= 20 moves (s) | minimum |")
-    print("|---|---|---|---|---|---|")
-    runs = [("power-of-two, default position", fwd["final_position"], None)]
-    for seed in BENCH_SEEDS:
-        runs.append((f"power-of-two, bench seed {seed}", solve_forward(board, seed=seed)["final_position"], None))
-    for name, pos, targets in runs:
-        started = time.perf_counter()
-        res = ReverseSearch(board, pos, targets=targets).run(time_limit=limit if "seed" not in name else min(limit, 60))
-        print(_row(name, res, time.perf_counter() - started))
+    print("| position | status | moves | bound | positions searched | seconds | proof |")
+    print("|---|---|---|---|---|---|---|")
+    runs = [("default (forward answer)", solve_forward(board)["final_position"])]
+    runs += [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in BENCH_SEEDS]
+    runs += [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in list(EXTRA_SEEDS)[:extra]]
+    runs += [(f"unsolvable: {k}", v) for k, v in UNSOLVABLE.items()]
+    counts: dict[str, int] = {}
+    for name, pos in runs:
+        res = solve_reverse(board, position=pos, time_limit=limit)
+        counts[res["status"]] = counts.get(res["status"], 0) + 1
+        print(_row(name, res), flush=True)
+    print()
+    print("statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print()
+    print("Speed on the same positions (kernel: single-jump states/s in the 3-move search; Python engine:")
+    print("whole-move positions/s in its IDA*; the ratio of the two rates):")
+    print()
+    print("| position | kernel positions/s | Python positions/s | ratio |")
+    print("|---|---|---|---|")
+    for name, pos in runs[1:4]:
+        k, p = speed(board, pos, py_seconds)
+        print(f"| {name} | {k:,.0f} | {p:,.0f} | {k / p:.0f}x |", flush=True)
+    print()
     english = english_board()
     centre = node_at(english, 0, 0)
-    start = [v for v in english.nodes if v != centre]
-    started = time.perf_counter()
-    # a larger backward perimeter than the default (radius 7, 2.7 million positions, about a minute
-    # to build) pays off on this instance; the build is part of the time reported
-    res = ReverseSearch(english, start, targets=[centre], perimeter=ENGLISH_PERIMETER).run(
-        time_limit=limit, upper_share=0.1)
-    print(_row("english-33 central game (known: 18)", res, time.perf_counter() - started))
-    started = time.perf_counter()
-    moves, seen, finished = plain_bfs(english, start, targets=[centre], time_limit=min(limit, 300),
-                                      max_positions=20_000_000)
-    took = time.perf_counter() - started
-    outcome = f"{moves} in {took:.2f}" if finished else f"not finished after {took:.0f} s"
-    print(f"| english-33 central game, plain breadth-first | {seen} | {seen / took:,.0f} | - | - | {outcome} |")
+    with tempfile.TemporaryDirectory() as tmp:
+        board_file = Path(tmp) / "english-33.json"
+        save(english, board_file)
+        start = Path(tmp) / "start.json"
+        start.write_text(json.dumps([v for v in english.nodes if v != centre]))
+        cmd = [str(Path(sys.executable).parent / "powertwo"), "solve", "jump-reverse", "--board", str(board_file),
+               "--position", str(start), "--target", str(centre), "--json"]
+        began = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        took = time.perf_counter() - began
+    res = json.loads(out.stdout)
+    print(f"English 33-hole central game through the CLI (`powertwo solve jump-reverse --board english-33.json "
+          f"--target {centre}`): {res['status']} {res['objective']} moves (bound {res['bound']}), "
+          f"{took:.1f} s wall clock including start-up ({res['seconds']:.1f} s in the solver).")
     print()
 
 

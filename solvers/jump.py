@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
 
+from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chains as _kernel_chains
 from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
 )
@@ -43,9 +44,9 @@ STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 BENCH_SEEDS = (1, 2, 3, 4, 5)
 SAT_SOLVER = "cadical195"
 SAT_CONFLICTS = 10_000
-BENCH_NODES = 10_000_000
-"""Positions the search may visit per benchmark position (about 25-60 s)."""
-BENCH_SAT_SECONDS = 20
+BENCH_NODES = 300_000_000
+"""Positions (single-jump states) the kernel may visit per benchmark position (about 20-40 s)."""
+SAT_SECONDS = 20
 
 
 # ---------------------------------------------------------------------------- options
@@ -254,20 +255,42 @@ def default_position(board: Board, corner: Any = None) -> list[NodeId]:
     return solve_forward(board, corner=corner)["final_position"]
 
 
+def _targets(board: Board, target: Any, targets: Sequence[NodeId] | None) -> list[NodeId] | None:
+    """``--target NODE`` (the last stone must stand on it) or the library's ``targets`` list."""
+    if target is None:
+        return None if targets is None else sorted(targets)
+    if isinstance(target, bool) or not isinstance(target, int) or not board.has_node(target):
+        raise SolutionError(f"--target {target!r}: node does not exist on board {board.name}")
+    return [target]
+
+
+def _memory(memory: Any) -> int:
+    memory = DEFAULT_MEMORY_MB if memory is None else memory
+    if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
+        raise SolutionError(f"--memory {memory!r}: must be a positive number of MiB")
+    return memory
+
+
 def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
-                  symmetry: bool | None = None, corner: Any = None, targets: Sequence[NodeId] | None = None,
+                  symmetry: bool | None = None, corner: Any = None, target: Any = None,
+                  targets: Sequence[NodeId] | None = None, memory: Any = None,
                   node_limit: int | None = None, progress: Progress = no_progress) -> dict:
-    """From a position to one stone in the fewest moves (see the module docstring).
-    ``node_limit`` caps the positions the search visits (reproducible, unlike ``time_limit``)."""
+    """From a position to one stone in the fewest moves (see the module docstring). ``target``: the
+    node that must hold the last stone. ``node_limit`` caps the positions the search visits
+    (reproducible, unlike ``time_limit``); ``memory``: MiB for the kernel's hash tables."""
     backend = _backend(backend)
     start = default_position(board, corner) if position is None else read_position(position, board)
     if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
         raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
+    goal = _targets(board, target, targets)
     started = time.perf_counter()
     if backend == "search":
-        out = _reverse_search(board, start, time_limit, symmetry is not False, targets, progress, node_limit)
+        out = _reverse_search(board, start, time_limit, symmetry is not False, goal, progress, node_limit,
+                              _memory(memory))
     else:
-        out = _reverse_sat(board, start, time_limit, targets, progress)
+        out = _reverse_sat(board, start, time_limit, goal, progress)
+    if goal is not None and len(goal) == 1:
+        out["target"] = goal[0]
     out["seconds"] = round(time.perf_counter() - started, 3)
     return out
 
@@ -284,18 +307,37 @@ def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId,
     return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:], strict=False)]
 
 
-def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None) -> dict:
-    began = time.perf_counter()
+def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None,
+                    memory: int = DEFAULT_MEMORY_MB) -> dict:
+    """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted)."""
+    if board.size <= 64:
+        ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress)
+        res = ks.run(time_limit=time_limit, node_limit=node_limit)
+        if res.infeasible:
+            out = _reverse_result(board, start, [], "infeasible", None, res.bound)
+        elif res.moves is None:
+            out = _reverse_result(board, start, [], "unknown", None, res.bound)
+        else:
+            status = "optimal" if res.proven else "feasible"
+            out = _reverse_result(board, start, res.moves, status, len(res.moves), res.bound)
+        out.update(engine="kernel", proof=res.proof, positions_searched=res.nodes)
+        return out
     rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
-    left = None if time_limit is None else max(0.1, time_limit - (time.perf_counter() - began))
-    res = rs.run(time_limit=left, node_limit=node_limit)
-    if res.infeasible:
-        return _reverse_result(board, start, [], "infeasible", None, res.bound)
-    if res.positions is None:
-        return _reverse_result(board, start, [], "unknown", None, res.bound)
-    moves = moves_of(rs.tables, res.positions)
-    status = "optimal" if res.proven else "feasible"
-    return _reverse_result(board, start, moves, status, len(moves), res.bound)
+    pres = rs.run(time_limit=time_limit, node_limit=node_limit)
+    if pres.infeasible:
+        out = _reverse_result(board, start, [], "infeasible", None, pres.bound)
+        proof = "exhausted search" if rs.targets else "position classes and pagodas leave no node for the last stone"
+    elif pres.positions is None:
+        out = _reverse_result(board, start, [], "unknown", None, pres.bound)
+        proof = ""
+    else:
+        moves = moves_of(rs.tables, pres.positions)
+        out = _reverse_result(board, start, moves, "optimal" if pres.proven else "feasible", len(moves), pres.bound)
+        proof = f"exhausted search: no finish within {pres.bound - 1} moves" if pres.bound > 1 else ""
+    out.update(engine="python", proof=proof, positions_searched=pres.nodes,
+               note=f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
+                    "so the pure-Python engine searched")
+    return out
 
 
 def _timed_solve(solver, assumptions: list[int], deadline: float | None) -> bool | None:
@@ -350,7 +392,9 @@ def _reverse_sat(board, start, time_limit, targets, progress) -> dict:
     return _reverse_result(board, start, best, "optimal" if bound == len(best) else "feasible", len(best), bound)
 
 
-def check_reverse(data: Mapping, board: Board) -> CheckReport:
+def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> CheckReport:
+    """Replays every move, then (``reprove``) re-proves the claimed lower bound or infeasibility
+    with its own search: the kernel (or the Python engine on boards over 64 nodes)."""
     where = REVERSE
     start = read_position(require(data, "position", list, where), board)
     raw_moves = require(data, "moves", list, where)
@@ -363,6 +407,9 @@ def check_reverse(data: Mapping, board: Board) -> CheckReport:
         raise SolutionError(f"{where}: field 'objective' must be int or null")
     if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
         raise SolutionError(f"{where}: field 'bound' must be int or null")
+    target = data.get("target")
+    if target is not None:
+        target = _node_field(data, "target", where, board)
     parsed = _parse_chains(raw_moves, "from", "move", where, board)
     tables = JumpTables(board, symmetry=False)
     faults: list[str] = []
@@ -386,19 +433,58 @@ def check_reverse(data: Mapping, board: Board) -> CheckReport:
                 faults.append(f"status {status} but {len(parsed)} moves are given")
         elif len(occ) != 1:
             faults.append(f"after {len(parsed)} moves {len(occ)} stones are left, not one")
+        elif target is not None and target not in occ:
+            faults.append(f"the last stone stands on {next(iter(occ))}, not on the target {target}")
         elif objective != len(parsed):
             faults.append(f"objective {objective} does not match the {len(parsed)} moves given")
         elif bound is not None and bound > len(parsed):
             faults.append(f"bound {bound} exceeds the {len(parsed)} moves found")
         elif status == "optimal" and bound != len(parsed):
             faults.append(f"status optimal but the bound {bound} is below the {len(parsed)} moves found")
-        if not faults:
-            if parsed:
-                notes.append(f"{len(parsed)} moves, {sum(len(js) for _, js in parsed)} jumps, "
-                             f"last stone on {next(iter(occ))}")
-            notes.append(
-                f"status {status}; the lower bound {bound} is the solver's claim (not re-proved by the checker)")
+        if not faults and parsed:
+            jumps = sum(len(js) for _, js in parsed)
+            notes.append(f"{len(parsed)} moves, {jumps} jumps, last stone on {next(iter(occ))}")
+    if not faults:
+        if not reprove:
+            notes.append(f"status {status}; the bound {bound} was not re-proved (reprove=False)")
+        else:
+            fault, note = _reprove(board, start, status, bound, None if target is None else [target])
+            (faults if fault else notes).append(fault or note)
     return CheckReport(tuple(faults), tuple(notes))
+
+
+def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | None,
+             targets: list[NodeId] | None) -> tuple[str, str]:
+    """(fault, "") or ("", note): the claim "no finish at all" (``infeasible``) or "no finish
+    within ``bound - 1`` moves" checked by the checker's own exhaustive search."""
+    engine = "kernel" if board.size <= 64 else "Python engine"
+    if status == "infeasible":
+        if board.size <= 64:
+            ks = KernelSearch(board, start, targets=targets)
+            if not ks.setup.targets:
+                return "", f"infeasible confirmed: {ks.setup.why_none}"
+            found, jumps = ks.search(None)
+            moves = len(_kernel_chains(jumps)) if found == FOUND else None
+        else:
+            res = ReverseSearch(board, start, targets=targets).run()
+            moves = res.moves
+        if moves is not None:
+            return f"status infeasible but a finish exists: the checker found one in {moves} moves", ""
+        return "", f"infeasible confirmed: the checker's {engine} exhausted the search"
+    if not bound or bound <= 1:
+        return "", f"status {status}; bound {bound} needs no proof (at least one move is needed)"
+    budget = bound - 1
+    if board.size <= 64:
+        ks = KernelSearch(board, start, targets=targets)
+        status_k, jumps = ks.search(budget) if ks.setup.targets else (EXHAUSTED, [])
+        moves = len(_kernel_chains(jumps)) if status_k == FOUND else None
+    else:
+        res = ReverseSearch(board, start, targets=targets).run(max_moves=budget)
+        moves = res.moves
+    if moves is not None:
+        claim = "status optimal" if status == "optimal" else f"bound {bound}"
+        return f"{claim} but {moves} moves suffice: the checker found a finish in {moves} moves", ""
+    return "", f"status {status}; bound {bound} re-proved: the checker's {engine} finds no finish within {budget} moves"
 
 
 def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
@@ -447,7 +533,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
     rev = solve_reverse(board, position=fwd["final_position"], time_limit=600, progress=progress)
     files = _write(out, REVERSE, rev, diagram_reverse, board)
     progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
-    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=60)
+    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=SAT_SECONDS)
     agree = "search, sat" if sat["status"] == "optimal" and sat["objective"] == rev["objective"] else "search"
     rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]),
                           f"{rev['status']} (bound {rev['bound']})", agree,
@@ -459,41 +545,28 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
 
 
 def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
-    """Five seeded forward answers with chain jumps and the reverse status of each final position
-    (the search is capped by positions visited, so the statuses are reproducible)."""
+    """Five seeded forward answers with chain jumps and the reverse answer from each final position
+    (the kernel is capped by positions visited, so the statuses are reproducible on any machine)."""
     entries = []
     rows = []
     for seed in BENCH_SEEDS:
         fwd = solve_forward(board, seed=seed)
-        search = solve_reverse(board, position=fwd["final_position"], node_limit=node_limit)
-        sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=BENCH_SAT_SECONDS)
-        best = search
-        if sat["objective"] is not None and (best["objective"] is None or sat["objective"] < best["objective"]):
-            best = dict(sat)
-        bound = max(search["bound"] or 0, sat["bound"] or 0)
-        if best["objective"] is not None:
-            bound = min(bound, best["objective"])
-            status = "optimal" if bound == best["objective"] else "feasible"
-        else:
-            status = "infeasible" if "infeasible" in (search["status"], sat["status"]) else "unknown"
-        best.update(status=status, bound=bound, backend=f"search {search['status']}, sat {sat['status']}",
-                    seconds=round(search["seconds"] + sat["seconds"], 3), seed=seed,
-                    forward_steps=fwd["steps"], chain_steps=sum(len(s["jumps"]) > 1 for s in fwd["steps"]))
+        best = solve_reverse(board, position=fwd["final_position"], node_limit=node_limit)
+        chain_steps = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
         stem = f"jump-bench-{seed}"
-        files = _write(out, stem, {k: v for k, v in best.items() if k not in ("forward_steps",)}, diagram_reverse,
-                       board, exts=("svg",))
-        entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": best["chain_steps"],
-                        "forward_steps": fwd["steps"], "status": status, "objective": best["objective"],
-                        "bound": bound, "search": {k: search[k] for k in ("status", "objective", "bound", "seconds")},
-                        "sat": {k: sat[k] for k in ("status", "objective", "bound", "seconds")},
-                        "file": f"{stem}.json"})
-        progress(f"jump-bench seed {seed}: {status}, best {best['objective']}, bound {bound}")
+        files = _write(out, stem, dict(best, seed=seed, chain_steps=chain_steps), diagram_reverse, board, exts=("svg",))
+        entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": chain_steps,
+                        "forward_steps": fwd["steps"], "status": best["status"], "objective": best["objective"],
+                        "bound": best["bound"], "proof": best["proof"],
+                        "positions_searched": best["positions_searched"],
+                        "seconds": best["seconds"], "file": f"{stem}.json"})
+        progress(f"jump-bench seed {seed}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
+                 f"{best['seconds']} s")
         optimum = "none found" if best["objective"] is None else str(best["objective"])
-        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{status} (bound {bound})",
-                              "search, sat", f"{best['chain_steps']} forward steps with chains", best["seconds"],
+        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{best['status']} (bound {best['bound']})",
+                              "search (kernel)", f"{chain_steps} forward steps with chains", best["seconds"],
                               tuple(files)))
     (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "search_node_limit": node_limit,
-                                                     "sat_time_limit": BENCH_SAT_SECONDS,
                                                      "positions": entries}, indent=1) + "\n", encoding="utf-8")
     return rows
 
@@ -517,6 +590,6 @@ register_puzzle(Puzzle(
     check=check_reverse,
     diagram=diagram_reverse,
     results=results,
-    options=("backend", "time_limit", "corner", "position", "symmetry"),
+    options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory"),
     order=51,
 ))

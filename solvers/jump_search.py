@@ -350,6 +350,59 @@ def merson_regions(board: Board, max_size: int = 4) -> list[Mask]:
 # ------------------------------------------------------------------ reverse search
 
 @dataclass
+class TargetSetup:
+    """Where the last stone may stand: ``targets`` (a mask) after the position classes and one
+    pagoda per candidate node (``entries``: node, its pagoda or ``None``, the pagoda's value at
+    the node); ``why_none`` says what emptied the set; ``where`` names a target restriction."""
+
+    targets: Mask
+    entries: list[tuple[NodeId, Pagoda | None, int]]
+    pagoda_excluded: Mask
+    why_none: str
+    where: str
+
+    @property
+    def pagodas(self) -> list[tuple[NodeId, list[int], int]]:
+        """The pagodas a search evaluates: all targets' (at most 4), or none."""
+        if not 0 < len(self.entries) <= 4 or any(p is None for _, p, _ in self.entries):
+            return []
+        return [(t, p.weights, need) for t, p, need in self.entries if p is not None]
+
+
+def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *, pagodas: bool = True) -> TargetSetup:
+    """The last-stone nodes allowed for ``start``: position classes, then a pagoda per node (a
+    node whose best pagoda is worth more than the start cannot hold the last stone)."""
+    allowed = class_targets(board, start)
+    by_class = allowed
+    if targets is not None:
+        allowed &= mask_of(targets)
+    entries: list[tuple[NodeId, Pagoda | None, int]] = []
+    excluded = 0
+    for t in nodes_of(allowed):
+        pag = None
+        if pagodas:
+            w = pagoda_for(board, start, t)
+            if w is not None:
+                pag = Pagoda(w, board.size)
+                if not valid_pagoda(board, pag.weights):
+                    pag = None  # rounding broke it: do without
+                elif pag.value(start) < pag.weights[t - 1]:
+                    excluded |= bit(t)
+                    continue
+        entries.append((t, pag, pag.weights[t - 1] if pag else 0))
+    where = "" if targets is None else f" on {', '.join(map(str, sorted(targets)))}"
+    if targets is not None and not by_class & mask_of(targets):
+        why = f"position classes: the last stone can stand only on {', '.join(map(str, nodes_of(by_class)))}"
+    elif not by_class:
+        why = "position classes: no node can hold the last stone"
+    else:
+        nodes = ", ".join(map(str, nodes_of(allowed)))
+        why = f"pagoda functions: each of the nodes {nodes} is worth more than the start"
+    return TargetSetup(allowed & ~excluded, entries, excluded, why, where)
+
+
+
+@dataclass
 class ReverseResult:
     """Best sequence found (positions, start first), proven lower bound, counters."""
 
@@ -385,25 +438,11 @@ class ReverseSearch:
         self.board = board
         self.start = start if isinstance(start, int) else mask_of(start)
         self.progress = progress or (lambda _: None)
-        allowed = class_targets(board, self.start)
-        if targets is not None:
-            allowed &= mask_of(targets)
-        # pagoda per allowed target: positions that fall below p(target) lose that target
-        self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = []
-        excluded = 0
-        for t in nodes_of(allowed):
-            pag = None
-            if pagodas:
-                w = pagoda_for(board, self.start, t)
-                if w is not None:
-                    pag = Pagoda(w, board.size)
-                    if not valid_pagoda(board, pag.weights):
-                        pag = None  # rounding broke it: do without
-                    elif pag.value(self.start) < pag.weights[t - 1]:
-                        excluded |= bit(t)
-                        continue
-            self.target_pagodas.append((bit(t), pag, pag.weights[t - 1] if pag else 0))
-        self.targets = allowed & ~excluded
+        setup = target_setup(board, self.start, targets, pagodas=pagodas)
+        self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = [
+            (bit(t), pag, need) for t, pag, need in setup.entries]
+        self.targets = setup.targets
+        excluded = setup.pagoda_excluded
         # the table identifies symmetric positions only under symmetries that fix the targets
         self.tables = JumpTables(board, symmetry=symmetry, fixing=self.targets)
         self.class_excluded = mask_of(board.nodes) & ~class_targets(board, self.start)

@@ -18,6 +18,7 @@ from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
     plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
 )
+from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KernelSearch
 from powertwo.solvers.registry import SolutionError
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -93,7 +94,7 @@ def test_perimeter_search_matches_plain_bfs(seed):
     assert res.moves == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
     chains = (rs.tables.chain_between(p, q) for p, q in zip(res.positions, res.positions[1:], strict=False))
     answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in chains],
-              "status": "optimal", "objective": res.moves, "bound": res.moves}
+              "status": "optimal", "objective": res.moves, "bound": res.moves, "target": CENTRE}
     assert check_reverse(answer, ENGLISH).valid
 
 
@@ -161,12 +162,14 @@ def test_committed_answers_are_valid():
     assert report.valid
     assert rev["position"] == fwd["final_position"]
     assert rev["status"] == "optimal" and rev["objective"] == rev["bound"] == 3
+    assert any(n.startswith("status optimal; bound 3 re-proved") for n in report.notes)
     bench = committed("jump-bench")
     assert len(bench["positions"]) == 5
     for entry in bench["positions"]:
         assert entry["chain_steps"] > 0
         answer = json.loads((RESULTS / entry["file"]).read_text())
-        assert check_reverse(answer, P2).valid
+        assert answer["status"] in ("optimal", "feasible", "infeasible")
+        assert check_reverse(answer, P2, reprove=False).valid
         assert answer["position"] == entry["position"]
 
 
@@ -353,7 +356,7 @@ def test_cp_sat_model_agrees_with_cnf_and_search():
     expected = plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
     assert len(moves) == round(solver.objective_value) == expected
     answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in moves], "status": "optimal",
-              "objective": expected, "bound": expected}
+              "objective": expected, "bound": expected, "target": CENTRE}
     assert check_reverse(answer, ENGLISH).valid
 
 
@@ -369,3 +372,110 @@ def test_english_central_game_needs_exactly_18_moves():
     assert (res.moves, res.bound, res.proven, res.infeasible) == (18, 18, True, False)
     assert nodes_of(res.positions[-1]) == [centre]
     assert res.positions[0] == mask_of(start)
+
+
+# ---------------------------------------------------------------- the compiled kernel
+UNSOLVABLE_22 = [1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61, 64]
+
+
+def _random_position(board, stones, seed):
+    import random
+
+    return sorted(random.Random(seed).sample(list(board.nodes), stones))
+
+
+@pytest.mark.parametrize("board, stones, count", [(ENGLISH, 9, 12), (P2, 7, 4)], ids=["english", "power-of-two"])
+def test_kernel_matches_python_engine_on_random_positions(board, stones, count):
+    """Same feasibility and the same optimum as the plain breadth-first search and the Python
+    engine, on random positions (solvable and unsolvable) with any last node."""
+    outcomes = set()
+    for seed in range(count):
+        if seed % 2:
+            pos = _random_position(board, stones, seed)
+        else:
+            pos = random_solvable(board, board.nodes[seed], stones, seed)
+        kernel = KernelSearch(board, pos).run()
+        plain, _, finished = plain_bfs(board, pos)
+        python = ReverseSearch(board, pos).run()
+        assert finished and kernel.proven
+        assert kernel.infeasible == python.infeasible == (plain is None), seed
+        if plain is not None:
+            assert len(kernel.moves) == python.moves == plain == kernel.bound, seed
+            answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in kernel.moves],
+                      "status": "optimal", "objective": plain, "bound": plain}
+            assert check_reverse(answer, board).valid
+        outcomes.add(plain is None)
+    assert outcomes == {True, False}     # both kinds were compared
+
+
+def test_kernel_with_target_matches_plain_bfs():
+    for seed in range(4):
+        pos = random_solvable(ENGLISH, CENTRE, 12, seed + 60)
+        res = KernelSearch(ENGLISH, pos, targets=[CENTRE]).run()
+        assert len(res.moves) == res.bound == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
+
+
+def test_unsolvable_22_stones_is_proven_infeasible_and_checked():
+    res = solve_reverse(P2, position=UNSOLVABLE_22)
+    assert (res["status"], res["moves"], res["engine"]) == ("infeasible", [], "kernel")
+    assert res["proof"].startswith("exhausted search: no sequence of jumps leaves one stone")
+    report = check_reverse(res, P2)
+    assert report.valid and report.notes == ("infeasible confirmed: the checker's kernel exhausted the search",)
+
+
+def _split_first_chain(answer):
+    """The same finish with its first chain cut into two moves (one move more)."""
+    out = copy.deepcopy(answer)
+    first = out["moves"][0]
+    cut = 1
+    out["moves"][0:1] = [{"from": first["from"], "jumps": first["jumps"][:cut]},
+                         {"from": first["jumps"][cut - 1], "jumps": first["jumps"][cut:]}]
+    out["objective"] = out["bound"] = len(out["moves"])
+    return out
+
+
+def test_checker_reproves_optimality_and_infeasibility_claims():
+    rev = committed("jump-reverse")
+    assert len(rev["moves"][0]["jumps"]) > 1
+    four = _split_first_chain(rev)
+    assert check_reverse(four, P2, reprove=False).valid          # a valid finish in 4 moves ...
+    assert _faults(check_reverse, four) == [                     # ... but not optimal
+        "status optimal but 3 moves suffice: the checker found a finish in 3 moves"]
+    four["status"] = "feasible"
+    assert _faults(check_reverse, four)[0].startswith("bound 4 but 3 moves suffice")
+    four["bound"] = 3
+    assert check_reverse(four, P2).valid
+    claim = {"position": rev["position"], "moves": [], "status": "infeasible", "objective": None, "bound": 33}
+    faults = _faults(check_reverse, claim)
+    assert len(faults) == 1 and faults[0].startswith("status infeasible but a finish exists: the checker found one in ")
+
+
+def test_kernel_search_budgets_and_portfolio():
+    rev = committed("jump-reverse")
+    ks = KernelSearch(P2, rev["position"])
+    assert ks.search(2)[0] == EXHAUSTED
+    status, jumps = ks.search(3)
+    assert status == FOUND and len({(f, t) for f, t in jumps}) == len(rev["position"]) - 1
+    assert ks.search(None)[0] == FOUND
+
+
+def test_cli_target_on_a_board_file(tmp_path):
+    from powertwo.boards import save
+
+    board_file = tmp_path / "english.json"
+    save(ENGLISH, board_file)
+    pos = random_solvable(ENGLISH, CENTRE, 10, seed=7)
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    runner = CliRunner()
+    res = runner.invoke(main, ["solve", "jump-reverse", "--board", str(board_file), "--position",
+                               str(tmp_path / "pos.json"), "--target", str(CENTRE), "--json",
+                               "--out", str(tmp_path / "out.json")])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    expected = plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
+    assert (out["status"], out["objective"], out["target"]) == ("optimal", expected, CENTRE)
+    res = runner.invoke(main, ["check", str(tmp_path / "out.json")])
+    assert res.exit_code == 0 and res.output.startswith("valid"), res.output
+    res = runner.invoke(main, ["solve", "jump-reverse", "--board", str(board_file), "--position",
+                               str(tmp_path / "pos.json"), "--target", "99"])
+    assert res.exit_code == 2 and "--target 99: node does not exist on board english-33" in res.output

@@ -266,7 +266,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             text = game.format_move(found.move, state)
             click.echo(f"computer ({game.player_name(machine)}) plays {text} "
                        f"({found.playouts} playouts, {found.seconds:.1f} s)")
-            history.append((state, text))
+            history.append((state, text, found.move))
             state = game.apply(state, found.move)
             show = True
             continue

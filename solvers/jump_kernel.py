@@ -1,0 +1,844 @@
+"""Get a Jump On, reverse: the compiled search kernel (numba) for boards of at most 64 nodes.
+
+A position is one ``uint64`` (bit ``v - 1`` = a stone on node ``v``). The search runs on
+*single jumps*; its state is (stones, node of the last jumper). Continuing the last jumper's
+chain costs nothing, a jump of any other stone starts a new move and costs one. Two searches
+share the code (:func:`_run`):
+
+* **feasibility** (mode 0): a depth-first search for any one-stone finish, ignoring moves.
+  Exhausting it proves the position unsolvable; every position it exhausts is stored in the
+  *dead table* (canonical position -> no finish at any cost), which the other search reads.
+* **budgeted** (mode 1): "is a finish within ``budget`` moves?" -- iterative deepening on the
+  budget. The *transposition table* maps (canonical position, image of the last jumper's node
+  under the same symmetry) to the largest budget proven insufficient; entries stay valid
+  across iterations.
+
+Prunings (both searches unless said): a single stone must stand on a target node; pagoda
+functions (one per target, at most 4 targets: when every target's pagoda sum fell below its
+value at the target, no target is reachable); the dead table; in mode 1 the admissible lower
+bound of :meth:`powertwo.solvers.jump_search.ReverseSearch.lower_bound` adapted to the chain in
+progress (stones on unjumpable nodes each start a move unless one of them is the last jumper
+or stays as the last stone; full Merson regions clear of those need a move each) and the
+transposition table. Symmetric positions share entries only under the symmetries that map the
+target set onto itself.
+
+The depth-first search keeps its stack in arrays, so it runs in slices of a fixed number of
+positions and resumes where it stopped: the driver (:class:`KernelSearch`) checks the time,
+reports progress and grows the hash tables between slices. The tables are open-addressing
+arrays of a power-of-two size that doubles while the load passes one half, up to the memory
+option; a full table overwrites an entry (both tables are caches: a lost entry costs time,
+never correctness).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+from numba import njit
+
+from powertwo.boards import Board, NodeId
+
+from .jump_search import PERIMETER_STONES, TargetSetup, mask_of, merson_regions, nodes_of, target_setup
+
+Progress = Callable[[str], None]
+
+FOUND, EXHAUSTED, PAUSED = 1, 0, 2
+SLICE = 1 << 21
+"""Positions per kernel call between time checks (about 0.1-0.3 s)."""
+DEFAULT_MEMORY_MB = 4096
+"""Cap of both hash tables together; they start small and double while needed."""
+MIN_SLOTS = 1 << 16
+UPPER_SHARE, UPPER_SECONDS, UPPER_NODES = 0.25, 10.0, 50_000_000
+"""Share of a time or position limit spent on branch and bound (upper bounds) before deepening,
+at most 10 s or 50 million positions."""
+DEFAULT_PERIMETER = 3_000_000
+"""Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
+PROBES = 8
+TT_BYTES = 10   # uint64 key, int8 last node, int8 budget
+DEAD_BYTES = 8
+_HASH = np.uint64(0x9E3779B97F4A7C15)
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_U8 = np.uint64(8)
+_U255 = np.uint64(255)
+
+
+# ----------------------------------------------------------------------------- kernel
+@njit(cache=True)
+def _popcount(x: np.uint64) -> int:
+    n = 0
+    while x:
+        x &= x - _U1
+        n += 1
+    return n
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
+@njit(cache=True)
+def _low_index(x: np.uint64) -> int:
+    """Index of the lowest set bit of ``x`` (non-zero)."""
+    return _DEBRUIJN_INDEX[((x & (~x + _U1)) * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def _canon(pos: np.uint64, symtab: np.ndarray, nchunks: int) -> tuple[np.uint64, int]:
+    best = pos
+    bs = 0
+    for s in range(1, symtab.shape[0]):
+        img = _U0
+        x = pos
+        for c in range(nchunks):
+            img |= symtab[s, c, x & _U255]
+            x >>= _U8
+        if img < best:
+            best = img
+            bs = s
+    return best, bs
+
+
+@njit(cache=True)
+def _slot(key: np.uint64, extra: int, mask: int) -> np.int64:
+    h = (key ^ np.uint64(extra + 1) * np.uint64(0xD6E8FEB86659FD93)) * _HASH
+    return np.int64((h >> np.uint64(29)) & np.uint64(mask))
+
+
+@njit(cache=True)
+def _tt_get(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, key: np.uint64, last: int) -> int:
+    mask = tk.shape[0] - 1
+    i = _slot(key, last, mask)
+    for _ in range(PROBES):
+        k = tk[i]
+        if k == key and tl[i] == last:
+            return int(tv[i])
+        if k == _U0:
+            return -1
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _tt_put(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, key: np.uint64, last: int, val: int,
+            stats: np.ndarray) -> None:
+    mask = tk.shape[0] - 1
+    i = _slot(key, last, mask)
+    victim = i
+    for _ in range(PROBES):
+        k = tk[i]
+        if k == key and tl[i] == last:
+            if tv[i] < val:
+                tv[i] = val
+            return
+        if k == _U0:
+            tk[i] = key
+            tl[i] = last
+            tv[i] = val
+            stats[1] += 1
+            return
+        if tv[i] < tv[victim]:
+            victim = i
+        i = (i + 1) & mask
+    tk[victim] = key
+    tl[victim] = last
+    tv[victim] = val
+
+
+@njit(cache=True)
+def _dead_has(dk: np.ndarray, key: np.uint64) -> bool:
+    mask = dk.shape[0] - 1
+    i = _slot(key, -1, mask)
+    for _ in range(PROBES):
+        k = dk[i]
+        if k == key:
+            return True
+        if k == _U0:
+            return False
+        i = (i + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def _dead_put(dk: np.ndarray, key: np.uint64, stats: np.ndarray) -> None:
+    mask = dk.shape[0] - 1
+    i = _slot(key, -1, mask)
+    first = i
+    for _ in range(PROBES):
+        k = dk[i]
+        if k == key:
+            return
+        if k == _U0:
+            dk[i] = key
+            stats[2] += 1
+            return
+        i = (i + 1) & mask
+    dk[first] = key
+
+
+@njit(cache=True)
+def _per_get(pk: np.ndarray, pd: np.ndarray, key: np.uint64) -> int:
+    mask = pk.shape[0] - 1
+    i = _slot(key, -2, mask)
+    while True:
+        k = pk[i]
+        if k == key:
+            return int(pd[i])
+        if k == _U0:
+            return -1
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _per_add(pk: np.ndarray, pd: np.ndarray, key: np.uint64, dist: int) -> bool:
+    """Inserts ``key`` at ``dist`` unless present; True when new."""
+    mask = pk.shape[0] - 1
+    i = _slot(key, -2, mask)
+    while True:
+        k = pk[i]
+        if k == key:
+            return False
+        if k == _U0:
+            pk[i] = key
+            pd[i] = dist
+            return True
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _build_perimeter(goals: np.ndarray, max_stones: int, limit: int, pk: np.ndarray, pd: np.ndarray,
+                     jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, symtab: np.ndarray,
+                     nchunks: int) -> tuple[int, int]:
+    """Breadth-first search by moves played backwards from the one-stone ``goals``: a stone
+    jumps back over a free node (which gets a stone) onto a free node, and may go on. Layer ``k``
+    holds the positions exactly ``k`` moves from a goal (canonical). Stops when the table would
+    pass ``limit`` positions; returns (radius of the last complete layer, positions stored)."""
+    layer = np.empty(limit + 1, dtype=np.uint64)
+    nxt = np.empty(limit + 1, dtype=np.uint64)
+    n_layer = 0
+    stored = 0
+    for g in goals:
+        key, _ = _canon(g, symtab, nchunks)
+        if _per_add(pk, pd, key, 0):
+            layer[n_layer] = g
+            n_layer += 1
+            stored += 1
+    n = jstart.shape[0] - 1
+    stack_pos = np.empty(n + 2, dtype=np.uint64)
+    stack_at = np.empty(n + 2, dtype=np.int64)
+    stack_k = np.empty(n + 2, dtype=np.int64)
+    radius = 0
+    while n_layer:
+        n_next = 0
+        for li in range(n_layer):
+            q = layer[li]
+            rest = q
+            while rest:
+                x = _low_index(rest)
+                rest &= rest - _U1
+                # depth-first over this stone's backward chains
+                top = 0
+                stack_pos[0] = q
+                stack_at[0] = x
+                stack_k[0] = jstart[x]
+                while top >= 0:
+                    p = stack_pos[top]
+                    at = stack_at[top]
+                    k = stack_k[top]
+                    if k >= jstart[at + 1]:
+                        top -= 1
+                        continue
+                    stack_k[top] = k + 1
+                    o = jover[k]
+                    t = jto[k]
+                    if (p >> np.uint64(o)) & _U1 or (p >> np.uint64(t)) & _U1:
+                        continue
+                    p2 = p ^ (_U1 << np.uint64(at)) ^ (_U1 << np.uint64(o)) ^ (_U1 << np.uint64(t))
+                    if _popcount(p2) > max_stones:
+                        continue
+                    key, _ = _canon(p2, symtab, nchunks)
+                    if _per_add(pk, pd, key, radius + 1):
+                        stored += 1
+                        nxt[n_next] = p2
+                        n_next += 1
+                        if stored >= limit:
+                            return radius, stored
+                    top += 1
+                    stack_pos[top] = p2
+                    stack_at[top] = t
+                    stack_k[top] = jstart[t]
+        for i in range(n_next):
+            layer[i] = nxt[i]
+        n_layer = n_next
+        radius += 1
+    return radius, stored
+
+
+@njit(cache=True)
+def _rehash_tt(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, nk: np.ndarray, nl: np.ndarray, nv: np.ndarray,
+               stats: np.ndarray) -> None:
+    stats[1] = 0
+    for i in range(tk.shape[0]):
+        if tk[i] != _U0:
+            _tt_put(nk, nl, nv, tk[i], int(tl[i]), int(tv[i]), stats)
+
+
+@njit(cache=True)
+def _rehash_dead(dk: np.ndarray, nk: np.ndarray, stats: np.ndarray) -> None:
+    stats[2] = 0
+    for i in range(dk.shape[0]):
+        if dk[i] != _U0:
+            _dead_put(nk, dk[i], stats)
+
+
+@njit(cache=True)
+def _live(pos: np.uint64, targets: np.uint64, pw: np.ndarray, pneed: np.ndarray, pbit: np.ndarray) -> np.uint64:
+    """The targets whose pagoda still allows them (all targets when there are no pagodas)."""
+    npag = pw.shape[0]
+    if npag == 0:
+        return targets
+    live = _U0
+    for t in range(npag):
+        s = 0
+        x = pos
+        while x:
+            i = _low_index(x)
+            s += pw[t, i]
+            x &= x - _U1
+        if s >= pneed[t]:
+            live |= pbit[t]
+    return live
+
+
+@njit(cache=True)
+def _lower_bound(pos: np.uint64, last: int, live: np.uint64, unj: np.uint64, regions: np.ndarray) -> int:
+    u = pos & unj
+    k = _popcount(u)
+    used = u
+    if last >= 0:
+        lb = _U1 << np.uint64(last)
+        used |= lb
+        if u & lb:
+            k -= 1
+            u &= ~lb
+    if u & live:
+        k -= 1
+    for r in range(regions.shape[0]):
+        reg = regions[r]
+        if pos & reg == reg and not used & reg:
+            k += 1
+            used |= reg
+    if last < 0 and k < 1:
+        k = 1
+    return k
+
+
+@njit(cache=True)
+def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+               ends: np.ndarray) -> bool:
+    """Can the stone on ``j`` alone still jump over every other stone (a necessary condition)?
+    The nodes it can reach are at most those reached by jumps over stones standing now (stones
+    only leave); every other stone needs a jump over it from such a node, and the last stone
+    (the jumper) must end on a target."""
+    reach = _U1 << np.uint64(j)
+    frontier = reach
+    while frontier:
+        x = _low_index(frontier)
+        frontier &= frontier - _U1
+        for k in range(jstart[x], jstart[x + 1]):
+            tb = _U1 << np.uint64(jto[k])
+            if (pos >> np.uint64(jover[k])) & _U1 and not reach & tb:
+                reach |= tb
+                frontier |= tb
+    if not reach & targets:
+        return False
+    rest = pos & ~(_U1 << np.uint64(j))
+    while rest:
+        b = _low_index(rest)
+        rest &= rest - _U1
+        if not ends[b] & reach:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
+         jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, symtab: np.ndarray, perm: np.ndarray,
+         nchunks: int, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
+         pw: np.ndarray, pneed: np.ndarray, pbit: np.ndarray,
+         tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, dk: np.ndarray, stats: np.ndarray,
+         max_nodes: int, grow_tt: int, grow_dead: int, table_from: int,
+         pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int) -> int:
+    """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions.
+
+    Frame ``d``: ``fu[d] = (stones, movers left, canonical key)``, ``fi[d] = (last jumper,
+    budget, phase, mover, next jump, landing, key's last node)``. ``state = (depth, entering)``.
+    ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). Pauses also
+    when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
+    Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
+    when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
+    perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
+    answers at depth ``shortcut_from`` and below.
+    """
+    d = state[0]
+    entering = state[1]
+    result = -1
+    count = 0
+    while True:
+        if entering:
+            entering = 0
+            count += 1
+            pos = fu[d, 0]
+            last = fi[d, 0]
+            budget = fi[d, 1]
+            if pos & (pos - _U1) == _U0:
+                result = 1 if pos & targets else 0
+            else:
+                live = _live(pos, targets, pw, pneed, pbit)
+                if live == _U0:
+                    result = 0
+                elif mode == 1 and _lower_bound(pos, last, live, unj, regions) > budget:
+                    result = 0
+                elif mode == 1 and budget == 0 and not _one_chain(pos, last, targets, jstart, jover, jto, ends):
+                    stats[3] += 1
+                    result = 0
+                else:
+                    key = _U0
+                    s = 0
+                    if mode != 1 or budget >= table_from or 0 < radius and budget <= radius + 1:
+                        key, s = _canon(pos, symtab, nchunks)
+                    if mode == 1 and 0 < radius and budget <= radius + 1:
+                        # the backward perimeter: exact distances (fresh moves) up to ``radius``;
+                        # a chain in progress may save one move
+                        dist = _per_get(pk, pd, key)
+                        if dist >= 0 and dist <= budget and d >= shortcut_from:
+                            result = 1
+                            state[1] = 2
+                        else:
+                            need = radius + 1 if dist < 0 else dist
+                            if last >= 0:
+                                need -= 1
+                            if budget < need:
+                                result = 0
+                    if result < 0 and mode == 1 and budget < table_from:
+                        # near the leaves: cheaper to search than to look up
+                        key = _U0
+                    elif result < 0 and _dead_has(dk, key):
+                        result = 0
+                    elif result < 0 and mode == 1:
+                        klast = -1
+                        if last >= 0:
+                            klast = perm[s, last]
+                        if _tt_get(tk, tl, tv, key, klast) >= budget:
+                            result = 0
+                        fi[d, 6] = klast
+                    if result < 0:
+                        fu[d, 2] = key
+                        # iterate: the last jumper's chain first (phase 0), then the others
+                        fi[d, 2] = 0
+                        fi[d, 3] = last if mode != 2 else -1
+                        if last >= 0:
+                            fi[d, 4] = jstart[last]
+        if result >= 0:
+            if result == 1:
+                stats[0] += count
+                state[0] = d
+                if state[1] != 2:
+                    state[1] = 0
+                return FOUND
+            if d == 0:
+                stats[0] += count
+                state[0] = 0
+                state[1] = 0
+                return EXHAUSTED
+            d -= 1
+            result = -1
+        # next child of frame d
+        if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead:
+            stats[0] += count
+            state[0] = d
+            state[1] = 0
+            return PAUSED
+        pos = fu[d, 0]
+        budget = fi[d, 1]
+        cur = fi[d, 3]
+        k = fi[d, 4]
+        child = False
+        while True:
+            if cur >= 0:
+                end = jstart[cur + 1]
+                while k < end:
+                    o = jover[k]
+                    t = jto[k]
+                    k += 1
+                    if (pos >> np.uint64(o)) & _U1 and not (pos >> np.uint64(t)) & _U1:
+                        child = True
+                        break
+                if child:
+                    break
+                cur = -1
+            if fi[d, 2] == 0:
+                fi[d, 2] = 1
+                if mode == 1 and budget == 0:
+                    break
+                rest = pos
+                last = fi[d, 0]
+                if last >= 0 and mode != 2:
+                    rest &= ~(_U1 << np.uint64(last))
+                fu[d, 1] = rest
+            rest = fu[d, 1]
+            if rest == _U0:
+                break
+            cur = _low_index(rest)
+            fu[d, 1] = rest & (rest - _U1)
+            k = jstart[cur]
+        if child:
+            fi[d, 3] = cur
+            fi[d, 4] = k
+            fi[d, 5] = t
+            nb = budget
+            if mode == 1 and cur != fi[d, 0]:
+                nb -= 1
+            d += 1
+            fu[d, 0] = pos ^ (_U1 << np.uint64(cur)) ^ (_U1 << np.uint64(o)) ^ (_U1 << np.uint64(t))
+            fi[d, 0] = t
+            fi[d, 1] = nb
+            entering = 1
+        else:
+            if mode == 1:
+                if fu[d, 2] != _U0:
+                    _tt_put(tk, tl, tv, fu[d, 2], fi[d, 6], budget, stats)
+            else:
+                _dead_put(dk, fu[d, 2], stats)
+            result = 0
+
+
+# ----------------------------------------------------------------------------- driver
+@dataclass
+class KernelResult:
+    """The outcome of :meth:`KernelSearch.run`: best answer as moves ``(from, [landings])``,
+    proven lower bound, and how the answer is proven."""
+
+    moves: list[tuple[NodeId, list[NodeId]]] | None
+    bound: int
+    proven: bool
+    infeasible: bool
+    nodes: int
+    seconds: float
+    proof: str = ""
+    log: list[str] = field(default_factory=list)
+    first_found_seconds: float | None = None
+    first_found_moves: int | None = None
+
+
+@dataclass
+class _Walk:
+    """One depth-first search held in arrays (see :func:`_run`), resumable."""
+
+    mode: int
+    sym: int
+    fu: np.ndarray
+    fi: np.ndarray
+    state: np.ndarray
+
+
+def chains(jumps: Sequence[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]]:
+    """Single jumps (0-based from, to) grouped into moves (a jump from the last landing continues)."""
+    out: list[tuple[NodeId, list[NodeId]]] = []
+    for frm, to in jumps:
+        if out and out[-1][1][-1] == frm + 1:
+            out[-1][1].append(to + 1)
+        else:
+            out.append((frm + 1, [to + 1]))
+    return out
+
+
+class KernelSearch:
+    """The compiled reverse search from ``start`` to one stone on one of ``targets`` (default:
+    every node the position classes and pagodas allow). ``memory_mb`` caps the hash tables."""
+
+    def __init__(self, board: Board, start: Iterable[NodeId], *, targets: Iterable[NodeId] | None = None,
+                 symmetry: bool = True, pagodas: bool = True, merson: bool = True,
+                 memory_mb: int = DEFAULT_MEMORY_MB, progress: Progress | None = None,
+                 setup: TargetSetup | None = None, perimeter: int = DEFAULT_PERIMETER):
+        if board.size > 64:
+            raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
+        self.board = board
+        self.start_nodes = sorted(start)
+        self.progress = progress or (lambda _: None)
+        self.setup = setup or target_setup(board, mask_of(self.start_nodes), targets, pagodas=pagodas)
+        n = board.size
+        self.n = n
+        self.stones = len(self.start_nodes)
+        tmask = self.setup.targets
+        # jumps grouped by start node
+        by_start: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        middles = set()
+        for a, b, c in board.jumps:
+            by_start[a - 1].append((b - 1, c - 1))
+            middles.add(b)
+        self.jstart = np.zeros(n + 1, dtype=np.int64)
+        flat: list[tuple[int, int]] = []
+        for i in range(n):
+            self.jstart[i] = len(flat)
+            flat.extend(by_start[i])
+        self.jstart[n] = len(flat)
+        self.over = {(a - 1, c - 1): b - 1 for a, b, c in board.jumps}
+        self.jover = np.array([o for o, _ in flat] or [0], dtype=np.int64)
+        self.jto = np.array([t for _, t in flat] or [0], dtype=np.int64)
+        unjumpable = mask_of(v for v in board.nodes if v not in middles)
+        self.ends = np.zeros(n, dtype=np.uint64)   # ends[b]: nodes a of the triples (a, b, c)
+        for a, b, _ in board.jumps:
+            self.ends[b - 1] |= np.uint64(1 << (a - 1))
+        self.unj = np.uint64(unjumpable)
+        syms = board.symmetries if symmetry else board.symmetries[:1]
+        fixed = nodes_of(tmask)
+        syms = tuple(p for p in syms if mask_of(p[v - 1] for v in fixed) == tmask) or board.symmetries[:1]
+        self.perms = syms
+        self.nchunks = (n + 7) // 8
+        self.symtab = np.zeros((len(syms), self.nchunks, 256), dtype=np.uint64)
+        self.perm = np.zeros((len(syms), n), dtype=np.int64)
+        for s, p in enumerate(syms):
+            for i in range(n):
+                self.perm[s, i] = p[i] - 1
+            for c in range(self.nchunks):
+                for x in range(256):
+                    img = 0
+                    for j in range(8):
+                        if x >> j & 1 and c * 8 + j < n:
+                            img |= 1 << (p[c * 8 + j] - 1)
+                    self.symtab[s, c, x] = img
+        regions = [r for r in merson_regions(board) if not r & unjumpable] if merson else []
+        self.regions = np.array(regions, dtype=np.uint64)
+        pags = self.setup.pagodas if pagodas else []
+        self.pw = np.array([w for _, w, _ in pags], dtype=np.int64).reshape(len(pags), n)
+        self.pneed = np.array([need for _, _, need in pags], dtype=np.int64)
+        self.pbit = np.array([1 << (t - 1) for t, _, _ in pags], dtype=np.uint64)
+        self.targets = np.uint64(tmask)
+        self.memory = max(1, memory_mb) * (1 << 20)
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.pk = np.zeros(1, dtype=np.uint64)
+        self.pd = np.zeros(1, dtype=np.int8)
+        self.radius = self.perimeter_size = 0
+        if perimeter and 0 < len(nodes_of(tmask)) <= 4 and self.stones >= PERIMETER_STONES:
+            self.build_perimeter(perimeter)
+        self.table_from = max(1, self.radius)
+        self._alloc_tt(MIN_SLOTS)
+        self._alloc_dead(MIN_SLOTS)
+        self.search(1, node_cap=1)    # compiles the kernel (or loads it from numba's cache) before any clock runs
+        self.stats[:] = 0
+
+    # ------------------------------------------------------------- tables
+    def _alloc_tt(self, slots: int) -> None:
+        self.tk = np.zeros(slots, dtype=np.uint64)
+        self.tl = np.zeros(slots, dtype=np.int8)
+        self.tv = np.zeros(slots, dtype=np.int8)
+
+    def _alloc_dead(self, slots: int) -> None:
+        self.dk = np.zeros(slots, dtype=np.uint64)
+
+    def _limits(self) -> tuple[int, int]:
+        """Entry counts at which the kernel pauses to let a table grow (never, once it cannot)."""
+        total = self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES
+        never = 1 << 62
+        tt = self.tk.shape[0] // 2 if total + self.tk.shape[0] * TT_BYTES <= self.memory else never
+        dead = self.dk.shape[0] // 2 if total + self.dk.shape[0] * DEAD_BYTES <= self.memory else never
+        return tt, dead
+
+    def _grow(self) -> None:
+        """Doubles a table whose load passed one half, while both stay within the memory option."""
+        total = self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES
+        if self.stats[1] * 2 > self.tk.shape[0] and total + self.tk.shape[0] * TT_BYTES <= self.memory:
+            old = (self.tk, self.tl, self.tv)
+            self._alloc_tt(old[0].shape[0] * 2)
+            _rehash_tt(*old, self.tk, self.tl, self.tv, self.stats)
+            total += old[0].shape[0] * TT_BYTES
+        if self.stats[2] * 2 > self.dk.shape[0] and total + self.dk.shape[0] * DEAD_BYTES <= self.memory:
+            old_dk = self.dk
+            self._alloc_dead(old_dk.shape[0] * 2)
+            _rehash_dead(old_dk, self.dk, self.stats)
+
+    # ------------------------------------------------------------- perimeter
+    def build_perimeter(self, limit: int) -> None:
+        """The backward perimeter (:func:`_build_perimeter`) of at most ``limit`` positions."""
+        slots = 1 << max(4, (2 * limit).bit_length())
+        self.pk = np.zeros(slots, dtype=np.uint64)
+        self.pd = np.zeros(slots, dtype=np.int8)
+        goals = np.array([1 << (t - 1) for t in nodes_of(self.setup.targets)], dtype=np.uint64)
+        self.radius, self.perimeter_size = (int(x) for x in _build_perimeter(
+            goals, self.stones, limit, self.pk, self.pd, self.jstart, self.jover, self.jto, self.symtab, self.nchunks))
+
+    def distance(self, nodes: Sequence[NodeId]) -> int | None:
+        """Moves from ``nodes`` to a goal by the perimeter, or ``None`` when it is outside."""
+        key, _ = _canon(np.uint64(mask_of(nodes)), self.symtab, self.nchunks)
+        d = int(_per_get(self.pk, self.pd, key))
+        return None if d < 0 else d
+
+    def _complete(self, nodes: Sequence[NodeId], dist: int | None) -> list[tuple[int, int]]:
+        """Single jumps from ``nodes`` (``dist`` moves from a goal by the perimeter) to the goal: a
+        search within ``dist`` moves that may not stop at its own root, repeated."""
+        jumps: list[tuple[int, int]] = []
+        pos = set(nodes)
+        while len(pos) > 1:
+            assert dist is not None   # internal: every position met here lies inside the perimeter
+            status, more = self.search(dist, start=sorted(pos), complete=True)
+            assert status == FOUND and more
+            for f, t in more:
+                over = self.over[(f, t)]
+                pos -= {f + 1, over + 1}
+                pos.add(t + 1)
+            jumps += more
+            dist = self.distance(sorted(pos)) if len(pos) > 1 else 0
+        return jumps
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+    # ------------------------------------------------------------- searches
+    def _walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> _Walk:
+        fu = np.zeros((self.stones + 1, 3), dtype=np.uint64)
+        fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
+        p = self.perms[sym]
+        fu[0, 0] = np.uint64(mask_of(p[v - 1] for v in start))
+        fi[0, 0] = -1
+        fi[0, 1] = budget
+        return _Walk(mode, sym, fu, fi, np.array([0, 1], dtype=np.int64))
+
+    def search(self, budget: int | None, deadline: float | None = None, node_cap: int | None = None,
+               label: str = "", start: Sequence[NodeId] | None = None,
+               complete: bool = False) -> tuple[int, list[tuple[int, int]]]:
+        """``budget=None``: any finish (mode 0); else a finish within ``budget`` moves. Returns
+        (FOUND with the single jumps (0-based from, to) | EXHAUSTED | PAUSED when the deadline or
+        ``node_cap`` positions came first, []).
+
+        The search for any finish is a portfolio: the depth-first search from every symmetric image
+        of the start (under the symmetries fixing the targets), in two orders (the last jumper's chain
+        first, or plain node order), run in turns of equal slices, so one lucky order is enough; they
+        share the dead table, and any of them exhausting proves that no finish exists."""
+        start = self.start_nodes if start is None else start
+        if budget is None:
+            walks = [self._walk(mode, 0, s, start) for s in range(len(self.perms)) for mode in (0, 2)]
+            step_size = SLICE >> 3
+        else:
+            if self.radius and not complete:
+                dist = self.distance(start)
+                if dist is not None and dist <= budget:
+                    return FOUND, self._complete(start, dist)
+            walks = [self._walk(1, budget, 0, start)]
+            step_size = SLICE
+        began = time.perf_counter()
+        shown = began
+        start_nodes = self.nodes
+        shortcut = 1 if complete else 0
+        while True:
+            for w in walks:
+                step = step_size if node_cap is None else max(1, min(step_size, start_nodes + node_cap - self.nodes))
+                status = _run(w.mode, w.fu, w.fi, w.state, self.jstart, self.jover, self.jto, self.symtab,
+                              self.perm, self.nchunks, self.unj, self.regions, self.targets, self.ends, self.pw,
+                              self.pneed, self.pbit, self.tk, self.tl, self.tv, self.dk, self.stats, step,
+                              *self._limits(), self.table_from, self.pk, self.pd, self.radius, shortcut)
+                if status == FOUND:
+                    back = {self.perms[w.sym][i] - 1: i for i in range(self.n)}   # the inverse symmetry
+                    jumps = [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]
+                    if w.state[1] == 2 and not complete:   # a perimeter hit: finish from there by the distances
+                        pos = w.fu[int(w.state[0]), 0]
+                        rest = [v + 1 for v in range(self.n) if int(pos) >> v & 1]
+                        rest = sorted(back[v - 1] + 1 for v in rest)
+                        jumps += self._complete(rest, self.distance(rest))
+                    return FOUND, jumps
+                if status == EXHAUSTED:
+                    return EXHAUSTED, []
+                self._grow()
+                now = time.perf_counter()
+                if (deadline is not None and now > deadline
+                        or node_cap is not None and self.nodes - start_nodes >= node_cap):
+                    return PAUSED, []
+                if now - shown > 0.5:
+                    shown = now
+                    rate = (self.nodes - start_nodes) / max(now - began, 1e-9)
+                    self.progress(f"{label}: {self.nodes:,} positions, {rate / 1e6:.1f} M/s, "
+                                  f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
+
+    def run(self, time_limit: float | None = None, node_limit: int | None = None,
+            max_moves: int | None = None) -> KernelResult:
+        """Feasibility first (any finish: an upper bound, or ``infeasible``), then iterative
+        deepening on moves from the admissible bound up to one below the best found."""
+        started = time.perf_counter()
+        deadline = None if time_limit is None else started + time_limit
+        log: list[str] = []
+
+        def note(msg: str) -> None:
+            msg = f"{msg} ({self.nodes:,} positions, {time.perf_counter() - started:.2f} s)"
+            log.append(msg)
+            self.progress(msg)
+
+        def result(moves, bound, proven, infeasible, proof) -> KernelResult:
+            return KernelResult(moves, bound, proven, infeasible, self.nodes, time.perf_counter() - started, proof,
+                                log, first_s, first_m)
+
+        first_s: float | None = None
+        first_m: int | None = None
+        cap = self.stones - 1 if max_moves is None else max_moves
+        if not self.setup.targets:
+            return result(None, cap + 1, True, True, self.setup.why_none)
+        remaining = None if node_limit is None else node_limit
+        status, jumps = self.search(None, deadline, remaining, label="any finish")
+        if status == EXHAUSTED:
+            note("any finish: none (search exhausted)")
+            return result(None, cap + 1, True, True, "exhausted search: no sequence of jumps leaves one stone"
+                          + self.setup.where)
+        low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
+        if status == PAUSED:
+            note("any finish: time limit reached")
+            return result(None, low, False, False, "")
+        best = chains(jumps)
+        first_s, first_m = time.perf_counter() - started, len(best)
+        note(f"any finish: {len(best)} moves")
+
+        def refuted(budget: int) -> str:
+            if budget <= low:
+                return (f"no finish within {budget - 1} moves: admissible lower bound "
+                        "(unjumpable stones, Merson regions)")
+            return f"exhausted search: no finish within {budget - 1} moves"
+
+        if deadline is not None or node_limit is not None:
+            # branch and bound for a share of the limit: better answers early (its failed budgets
+            # stay in the table as proofs for the deepening below)
+            share_deadline = None if time_limit is None else started + min(time_limit * UPPER_SHARE, UPPER_SECONDS)
+            share_nodes = None if node_limit is None else self.nodes + min(int(node_limit * UPPER_SHARE), UPPER_NODES)
+            while len(best) - 1 >= low:
+                left = None if share_nodes is None else share_nodes - self.nodes
+                if left is not None and left <= 0:
+                    break
+                status, jumps = self.search(len(best) - 1, share_deadline, left,
+                                            label=f"branch and bound below {len(best)}")
+                if status == FOUND:
+                    best = chains(jumps)
+                    note(f"branch and bound: {len(best)} moves")
+                elif status == EXHAUSTED:
+                    note(f"branch and bound: none within {len(best) - 1} moves")
+                    return result(best, len(best), True, False, refuted(len(best)))
+                else:
+                    break
+        budget = low
+        while budget < min(len(best), cap + 1):
+            remaining = None if node_limit is None else node_limit - self.nodes
+            if remaining is not None and remaining <= 0:
+                return result(best, budget, False, False, refuted(budget))
+            status, jumps = self.search(budget, deadline, remaining, label=f"{budget} moves (best {len(best)})")
+            if status == PAUSED:
+                note(f"time limit reached while searching {budget} moves")
+                return result(best, budget, False, False, refuted(budget))
+            if status == FOUND:
+                best = chains(jumps)
+                note(f"{budget} moves: found")
+                return result(best, budget, True, False, refuted(budget))
+            note(f"{budget} moves: none")
+            budget += 1
+        return result(best, len(best), True, False, refuted(len(best)))
