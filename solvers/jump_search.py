@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 from powertwo.boards import Board, NodeId
 
@@ -442,11 +442,8 @@ class ReverseSearch:
         self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = [
             (bit(t), pag, need) for t, pag, need in setup.entries]
         self.targets = setup.targets
-        excluded = setup.pagoda_excluded
         # the table identifies symmetric positions only under symmetries that fix the targets
         self.tables = JumpTables(board, symmetry=symmetry, fixing=self.targets)
-        self.class_excluded = mask_of(board.nodes) & ~class_targets(board, self.start)
-        self.pagoda_excluded = excluded
         # one target with its pagoda: prune directly; several: a position is dead when
         # every target's pagoda says so (checked only when there are few targets)
         self.regions = [r for r in merson_regions(board) if not r & self.tables.unjumpable] if merson else []
@@ -736,11 +733,6 @@ def forward_final(board: Board, corner: NodeId, steps: Sequence[ForwardStep]) ->
     return sorted(occ)
 
 
-def iter_bits(m: Mask) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length()
-        m ^= low
 
 
 # ------------------------------------------------------------------ test and benchmark boards

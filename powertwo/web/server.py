@@ -278,8 +278,11 @@ def file_check(data: Mapping) -> dict:
     if "puzzle" in solution:
         p = get_puzzle(field(solution, "puzzle", str))
         board = board_of(solution)
-        try:
-            report = p.check(solution, board)
+        try:  # certificate files an uploaded file names are looked up among the committed results
+            if p.reads_files:
+                report = p.check(solution, board, base=results_dir())  # type: ignore[call-arg]
+            else:
+                report = p.check(solution, board)
         except SolutionError as exc:
             raise BadRequest(str(exc)) from None
         return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
