@@ -93,7 +93,7 @@ def folder(tmp_path_factory) -> Path:
     """A copy of the certificate files, so mutated result files sit beside them."""
     out = tmp_path_factory.mktemp("results")
     for f in RESULTS.iterdir():
-        if f.suffix in (".cnf", ".drat"):
+        if f.name.endswith((".cnf", ".drat", ".cnf.gz", ".drat.gz")):
             shutil.copy(f, out / f.name)
     return out
 

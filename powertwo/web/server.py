@@ -271,6 +271,14 @@ def solitaire_check(data: Mapping) -> dict:
             "to_move": game.player_name(end.to_move)}
 
 
+def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
+    """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
+    are looked up among the committed results (by plain relative names, never a server path)."""
+    if puzzle.reads_files:
+        return puzzle.check(data, board, base=results_dir())
+    return puzzle.check(data, board)
+
+
 def file_check(data: Mapping) -> dict:
     """A whole solution file or game record, as ``powertwo check`` checks it."""
     solution = field(data, "solution", dict)
@@ -278,11 +286,8 @@ def file_check(data: Mapping) -> dict:
     if "puzzle" in solution:
         p = get_puzzle(field(solution, "puzzle", str))
         board = board_of(solution)
-        try:  # certificate files an uploaded file names are looked up among the committed results
-            if p.reads_files:
-                report = p.check(solution, board, base=results_dir())  # type: ignore[call-arg]
-            else:
-                report = p.check(solution, board)
+        try:
+            report = check_upload(p, solution, board)
         except SolutionError as exc:
             raise BadRequest(str(exc)) from None
         return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
@@ -314,7 +319,7 @@ def sequence_frames(data: Mapping) -> dict:
     if puzzle not in SEQUENCE_PUZZLES:
         raise BadRequest(f"sequences are shown for {', '.join(SEQUENCE_PUZZLES)} and game records, not {puzzle!r}")
     board = board_of(item)
-    report = get_puzzle(puzzle).check(item, board)
+    report = check_upload(get_puzzle(puzzle), item, board)
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
     if puzzle == "thats-my-line":
