@@ -95,6 +95,16 @@ def _side_by_side(rows: list[ResultRow], extra: dict[str, list[ResultRow]]) -> l
     return out + [""]
 
 
+TABLE_HEAD = ("| puzzle | variant | optimum | proof status | backends agreeing | optimal answers (up to symmetry) "
+              "| seconds | files |", "|---|---|---|---|---|---|---|---|")
+
+
+def _row(r: ResultRow) -> str:
+    files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
+    return (f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} "
+            f"| {r.seconds:.2f} | {files} |")
+
+
 def _readme(rows: list[ResultRow], board_files: list[str], seconds: float,
             extra: dict[str, list[ResultRow]] | None = None) -> str:
     lines = [
@@ -105,20 +115,12 @@ def _readme(rows: list[ResultRow], board_files: list[str], seconds: float,
         f"machine that ran the job (2 cores); every step's time is in [{TIMINGS}]({TIMINGS}). The answer files",
         "hold no timings and a canonical answer, so a rerun changes only this file and the timings.",
         "",
-        "| puzzle | variant | optimum | proof status | backends agreeing | optimal answers (up to symmetry) "
-        "| seconds | files |",
-        "|---|---|---|---|---|---|---|---|",
+        *TABLE_HEAD,
     ]
-    for r in rows:
-        files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
-        lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} "
-                     f"| {r.seconds:.2f} | {files} |")
+    lines += [_row(r) for r in rows]
     for board_name, board_rows in (extra or {}).items():
-        lines += ["", f"## On `{board_name}`", "", lines[6], lines[7]]
-        for r in board_rows:
-            files = " ".join(f"[{Path(f).name}]({f})" for f in r.files)
-            lines.append(f"| {r.puzzle} | {r.variant} | {r.optimum} | {r.status} | {r.backends} | {r.answers} | "
-                         f"{r.seconds:.2f} | {files} |")
+        lines += ["", f"## On `{board_name}`", "", *TABLE_HEAD]
+        lines += [_row(r) for r in board_rows]
     if extra:
         lines += [""] + _side_by_side(rows, extra)
     lines += ["", "## Boards", ""]
