@@ -23,9 +23,10 @@ from powertwo.models.thats_my_line import (
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game
 from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
-from .certify import Certificate, certify_unsat, checker_name, dimacs, sha256
+from .certify import SOLVER as CERT_SOLVER, Certificate, certify_unsat, checker_name, dimacs, sha256
 from .certify import check as check_drat
 from .fields import bool_field, choice_field, int_field, known_fields, seconds_value, sibling_file
+from .line_check import CHECKER_NAME
 from .satcall import Budget, cpsat_sigint, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_list, register_puzzle, require,
@@ -533,6 +534,12 @@ def _check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int
         faults.append(f"certificate claim {claim[:120]!r} is not what the optimum needs proved: {own_claim!r}")
     if not verdict.startswith("VERIFIED"):
         faults.append(f"certificate verdict {verdict[:60]!r}: the proof is not verified")
+    solver = cert.get("solver", CERT_SOLVER)
+    if solver != CERT_SOLVER:
+        faults.append(f"certificate solver {str(solver)[:40]!r}: the certificates here come from {CERT_SOLVER}")
+    checker = cert.get("checker")
+    if checker is not None and not (isinstance(checker, str) and CHECKER_NAME.fullmatch(checker)):
+        faults.append(f"certificate checker {str(checker)[:60]!r} is not dratify (the checker this tool runs)")
     if _read_gzip(cnf_path, where, "certificate.cnf") != own_cnf:
         faults.append(f"certificate.cnf {cert['cnf']!r} is not the CNF of the claim")
     if cert.get("cnf_sha256", sha256(own_cnf)) != sha256(own_cnf):
@@ -546,7 +553,9 @@ def _check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int
     if len(faults) > before:
         return
     ok, said, _ = check_drat(own_cnf, proof)
-    if ok:
+    if ok and verdict != said:
+        faults.append(f"certificate verdict {verdict[:80]!r} differs from dratify's: {said!r}")
+    elif ok:
         notes.append(f"certificate verified by {checker_name()}: {own_claim}")
     else:
         faults.append(f"certificate.proof {cert['proof']!r} does not refute the claim's CNF: {said}")
