@@ -108,7 +108,7 @@ class Board:
         key = str(text).strip()
         if key in self._by_label:
             return self._by_label[key]
-        if key.isdigit() and 1 <= int(key) <= self.size and key == str(int(key)):
+        if key.isascii() and key.isdigit() and 1 <= int(key) <= self.size and key == str(int(key)):
             return int(key)
         raise BoardError(f"node {text} does not exist on board {self.name}")
 

@@ -40,7 +40,9 @@ def parse_coordinate(value: Any, where: str) -> Fraction:
         text = value.strip()
         try:
             num, _, den = text.partition("/")
-            if not num.strip().lstrip("+-").isdigit() or (den and not den.strip().isdigit()):
+            digits = num.strip().lstrip("+-")
+            if not (digits.isascii() and digits.isdigit()) or (den and not (den.strip().isascii()
+                                                                            and den.strip().isdigit())):
                 raise ValueError
             result = Fraction(int(num), int(den)) if den else Fraction(int(num))
         except (ValueError, ZeroDivisionError):

@@ -617,7 +617,7 @@ def text_picture(board: Board, cells: Mapping[int, str], *, x_scale: float = 9, 
 
 def whole_number(value: Any) -> int:
     """An option that is a whole number >= 0 (``"5"`` is read as 5); :class:`ValueError` otherwise."""
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"must be a whole number >= 0, not {value!r}")

@@ -33,7 +33,7 @@ def read_stones(value: Any) -> int | str:
     """The option ``stones`` read: a whole number >= 0 or ``"unlimited"``; :class:`ValueError` otherwise."""
     if value == UNLIMITED or value is None:
         return UNLIMITED
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 18:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 18:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value

@@ -124,7 +124,7 @@ def stone_limit(value: Any, board: Board) -> int:
         text = value.strip().lower()
         if text == "unlimited":
             return board.size
-        if not text.isdigit() or len(text) > 9:
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
             raise SolutionError(f"--stones {value[:40]!r}: give a number or 'unlimited'")
         value = int(text)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -227,7 +227,7 @@ def test_committed_results_replay_and_check(stones, best, split):
     assert (data["objective"], data["bound"], data["status"]) == (best, best, "optimal")
     assert {b: p["objective"] for b, p in data["proofs"].items()} == {"cp-sat": best, "sat": best}
     assert all(p["status"] == "optimal" for p in data["proofs"].values())
-    report = check(data, BOARD)  # replays the record and re-proves the bound with SAT
+    report = check(data, BOARD, base=RESULTS)  # replays the record and re-proves the bound with SAT
     assert report.valid, report.faults
     assert f"bound {best} re-proven by sat: no legal game ends with {best + 1} stones" in report.notes
     if split:

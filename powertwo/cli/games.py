@@ -33,7 +33,8 @@ def option_value(text: str) -> Any:
         return True
     if low in ("false", "no", "off"):
         return False
-    if low.lstrip("-").isdigit() and len(low) <= 18:  # longer: left as text, the game's option check names it
+    digits = low.lstrip("-")
+    if digits.isascii() and digits.isdigit() and len(low) <= 18:  # longer: left as text for the option check
         return int(low)
     return text.strip()
 

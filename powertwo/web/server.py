@@ -84,7 +84,7 @@ class Guard:
                 await _refuse(send, 415, "send the request body as application/json")
                 return
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY):
             await _refuse(send, 413, f"request body larger than {MAX_BODY} bytes")
             return
         seen = 0
