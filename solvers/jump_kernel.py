@@ -69,11 +69,10 @@ _U255 = np.uint64(255)
 # ----------------------------------------------------------------------------- kernel
 @njit(cache=True)
 def _popcount(x: np.uint64) -> int:
-    n = 0
-    while x:
-        x &= x - _U1
-        n += 1
-    return n
+    x = x - ((x >> _U1) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
@@ -297,25 +296,6 @@ def _rehash_dead(dk: np.ndarray, nk: np.ndarray, stats: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _live(pos: np.uint64, targets: np.uint64, pw: np.ndarray, pneed: np.ndarray, pbit: np.ndarray) -> np.uint64:
-    """The targets whose pagoda still allows them (all targets when there are no pagodas)."""
-    npag = pw.shape[0]
-    if npag == 0:
-        return targets
-    live = _U0
-    for t in range(npag):
-        s = 0
-        x = pos
-        while x:
-            i = _low_index(x)
-            s += pw[t, i]
-            x &= x - _U1
-        if s >= pneed[t]:
-            live |= pbit[t]
-    return live
-
-
-@njit(cache=True)
 def _lower_bound(pos: np.uint64, last: int, live: np.uint64, unj: np.uint64, regions: np.ndarray) -> int:
     u = pos & unj
     k = _popcount(u)
@@ -367,10 +347,10 @@ def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, j
 
 
 @njit(cache=True)
-def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
-         jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, symtab: np.ndarray, perm: np.ndarray,
-         nchunks: int, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
-         pw: np.ndarray, pneed: np.ndarray, pbit: np.ndarray,
+def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.ndarray, state: np.ndarray,
+         jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, jimg: np.ndarray, jpag: np.ndarray,
+         perm: np.ndarray, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
+         pneed: np.ndarray, pbit: np.ndarray,
          tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, dk: np.ndarray, stats: np.ndarray,
          max_nodes: int, grow_tt: int, grow_dead: int, table_from: int,
          pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int) -> int:
@@ -378,6 +358,11 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
 
     Frame ``d``: ``fu[d] = (stones, movers left, canonical key)``, ``fi[d] = (last jumper,
     budget, phase, mover, next jump, landing, key's last node)``. ``state = (depth, entering)``.
+    The frames carry what a position's children update by three bits or three weights instead of
+    recomputing: ``fimg[d, s]`` = the image of the stones under symmetry ``s`` (``s = 0`` the
+    identity) and ``fps[d, t]`` = the stones' sum under pagoda ``t``; ``jimg[s, k]`` and
+    ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes' image; to-weight minus from-
+    and over-weights).
     ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). Pauses also
     when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
     Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
@@ -399,7 +384,12 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
             if pos & (pos - _U1) == _U0:
                 result = 1 if pos & targets else 0
             else:
-                live = _live(pos, targets, pw, pneed, pbit)
+                live = targets
+                if pneed.shape[0]:
+                    live = _U0
+                    for t in range(pneed.shape[0]):
+                        if fps[d, t] >= pneed[t]:
+                            live |= pbit[t]
                 if live == _U0:
                     result = 0
                 elif mode == 1 and _lower_bound(pos, last, live, unj, regions) > budget:
@@ -411,7 +401,11 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
                     key = _U0
                     s = 0
                     if mode != 1 or budget >= table_from or 0 < radius and budget <= radius + 1:
-                        key, s = _canon(pos, symtab, nchunks)
+                        key = pos
+                        for si in range(1, fimg.shape[1]):
+                            if fimg[d, si] < key:
+                                key = fimg[d, si]
+                                s = si
                     if mode == 1 and 0 < radius and budget <= radius + 1:
                         # the backward perimeter: exact distances (fresh moves) up to ``radius``;
                         # a chain in progress may save one move
@@ -504,8 +498,13 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, state: np.ndarray,
             nb = budget
             if mode == 1 and cur != fi[d, 0]:
                 nb -= 1
+            j = k - 1
+            for si in range(fimg.shape[1]):
+                fimg[d + 1, si] = fimg[d, si] ^ jimg[si, j]
+            for pi in range(fps.shape[1]):
+                fps[d + 1, pi] = fps[d, pi] + jpag[pi, j]
             d += 1
-            fu[d, 0] = pos ^ (_U1 << np.uint64(cur)) ^ (_U1 << np.uint64(o)) ^ (_U1 << np.uint64(t))
+            fu[d, 0] = fimg[d, 0]
             fi[d, 0] = t
             fi[d, 1] = nb
             entering = 1
@@ -537,13 +536,15 @@ class KernelResult:
 
 
 @dataclass
-class _Walk:
+class Walk:
     """One depth-first search held in arrays (see :func:`_run`), resumable."""
 
     mode: int
     sym: int
     fu: np.ndarray
     fi: np.ndarray
+    fimg: np.ndarray
+    fps: np.ndarray
     state: np.ndarray
 
 
@@ -619,6 +620,14 @@ class KernelSearch:
         self.pw = np.array([w for _, w, _ in pags], dtype=np.int64).reshape(len(pags), n)
         self.pneed = np.array([need for _, _, need in pags], dtype=np.int64)
         self.pbit = np.array([1 << (t - 1) for t, _, _ in pags], dtype=np.uint64)
+        # what jump k (from, over, to) changes: its nodes' image under each symmetry, each pagoda sum
+        froms = [i for i in range(n) for _ in by_start[i]] or [0]
+        self.jimg = np.zeros((len(syms), len(self.jto)), dtype=np.uint64)
+        self.jpag = np.zeros((len(pags), len(self.jto)), dtype=np.int64)
+        for k, (f, o, t) in enumerate(zip(froms, self.jover, self.jto, strict=True)):
+            for si in range(len(syms)):
+                self.jimg[si, k] = np.uint64(sum(1 << int(self.perm[si, v]) for v in (f, o, t)))
+            self.jpag[:, k] = self.pw[:, t] - self.pw[:, f] - self.pw[:, o]
         self.targets = np.uint64(tmask)
         self.memory = max(1, memory_mb) * (1 << 20)
         self.stats = np.zeros(4, dtype=np.int64)
@@ -701,14 +710,37 @@ class KernelSearch:
         return int(self.stats[0])
 
     # ------------------------------------------------------------- searches
-    def _walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> _Walk:
+    def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> Walk:
+        """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
+        symmetry ``sym``, ready for :meth:`advance`."""
         fu = np.zeros((self.stones + 1, 3), dtype=np.uint64)
         fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
         p = self.perms[sym]
         fu[0, 0] = np.uint64(mask_of(p[v - 1] for v in start))
         fi[0, 0] = -1
         fi[0, 1] = budget
-        return _Walk(mode, sym, fu, fi, np.array([0, 1], dtype=np.int64))
+        fimg = np.zeros((self.stones + 1, len(self.perms)), dtype=np.uint64)
+        fps = np.zeros((self.stones + 1, self.pw.shape[0]), dtype=np.int64)
+        fimg[0], fps[0] = self.images(int(fu[0, 0])), self.pagoda_sums(int(fu[0, 0]))
+        return Walk(mode, sym, fu, fi, fimg, fps, np.array([0, 1], dtype=np.int64))
+
+    def images(self, pos: int) -> np.ndarray:
+        """The images of the bitmask ``pos`` under the symmetries in use (index 0: the identity)."""
+        nodes = [i for i in range(self.n) if pos >> i & 1]
+        return np.array([sum(1 << int(self.perm[s, i]) for i in nodes) for s in range(len(self.perms))],
+                        dtype=np.uint64)
+
+    def pagoda_sums(self, pos: int) -> np.ndarray:
+        """The sums of the bitmask ``pos`` under the pagoda functions in use."""
+        return np.array([sum(int(w[i]) for i in range(self.n) if pos >> i & 1) for w in self.pw], dtype=np.int64)
+
+    def advance(self, w: Walk, max_nodes: int, shortcut: int = 0) -> int:
+        """Runs the walk ``w`` for at most ``max_nodes`` positions: FOUND, EXHAUSTED or PAUSED (it
+        resumes where it stopped on the next call)."""
+        return int(_run(w.mode, w.fu, w.fi, w.fimg, w.fps, w.state, self.jstart, self.jover, self.jto,
+                        self.jimg, self.jpag, self.perm, self.unj, self.regions, self.targets, self.ends,
+                        self.pneed, self.pbit, self.tk, self.tl, self.tv, self.dk, self.stats, max_nodes,
+                        *self._limits(), self.table_from, self.pk, self.pd, self.radius, shortcut))
 
     def search(self, budget: int | None, deadline: float | None = None, node_cap: int | None = None,
                label: str = "", start: Sequence[NodeId] | None = None,
@@ -723,14 +755,14 @@ class KernelSearch:
         share the dead table, and any of them exhausting proves that no finish exists."""
         start = self.start_nodes if start is None else start
         if budget is None:
-            walks = [self._walk(mode, 0, s, start) for s in range(len(self.perms)) for mode in (0, 2)]
+            walks = [self.walk(mode, 0, s, start) for s in range(len(self.perms)) for mode in (0, 2)]
             step_size = SLICE >> 3
         else:
             if self.radius and not complete:
                 dist = self.distance(start)
                 if dist is not None and dist <= budget:
                     return FOUND, self._complete(start, dist)
-            walks = [self._walk(1, budget, 0, start)]
+            walks = [self.walk(1, budget, 0, start)]
             step_size = SLICE
         began = time.perf_counter()
         shown = began
@@ -739,10 +771,7 @@ class KernelSearch:
         while True:
             for w in walks:
                 step = step_size if node_cap is None else max(1, min(step_size, start_nodes + node_cap - self.nodes))
-                status = _run(w.mode, w.fu, w.fi, w.state, self.jstart, self.jover, self.jto, self.symtab,
-                              self.perm, self.nchunks, self.unj, self.regions, self.targets, self.ends, self.pw,
-                              self.pneed, self.pbit, self.tk, self.tl, self.tv, self.dk, self.stats, step,
-                              *self._limits(), self.table_from, self.pk, self.pd, self.radius, shortcut)
+                status = self.advance(w, step, shortcut)
                 if status == FOUND:
                     back = {self.perms[w.sym][i] - 1: i for i in range(self.n)}   # the inverse symmetry
                     jumps = [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]

@@ -479,3 +479,28 @@ def test_cli_target_on_a_board_file(tmp_path):
     res = runner.invoke(main, ["solve", "jump-reverse", "--board", str(board_file), "--position",
                                str(tmp_path / "pos.json"), "--target", "99"])
     assert res.exit_code == 2 and "--target 99: node does not exist on board english-33" in res.output
+
+
+@pytest.mark.parametrize("board, mode, budget, sym", [(ENGLISH, 1, 17, 0), (ENGLISH, 0, 0, 3), (P2, 1, 3, 0),
+                                                     (P2, 2, 0, 5)],
+                         ids=["english-17", "english-any", "p2-3", "p2-any"])
+def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budget, sym):
+    """The search frames carry each position's symmetry images and pagoda sums, updated per jump:
+    at every pause (every 997 positions) each frame on the stack holds what recomputing gives."""
+    start = [v for v in ENGLISH.nodes if v != CENTRE] if board is ENGLISH else committed("jump-reverse")["position"]
+    ks = KernelSearch(board, start, targets=[CENTRE] if board is ENGLISH else None, perimeter=0)
+    assert len(ks.perms) == 8 and ks.pw.shape[0] == (board is ENGLISH)   # (no pagodas for 64 targets)
+    walk = ks.walk(mode, budget, sym, start)
+    deepest = checked = 0
+    for _ in range(300):
+        status = ks.advance(walk, 997)
+        depth = int(walk.state[0])
+        for d in range(depth + 1):
+            pos = int(walk.fu[d, 0])
+            assert walk.fimg[d].tolist() == ks.images(pos).tolist(), (d, pos)
+            assert walk.fps[d].tolist() == ks.pagoda_sums(pos).tolist(), (d, pos)
+            checked += 1
+        deepest = max(deepest, depth)
+        if status != 2:
+            break
+    assert deepest >= 10 and checked > 100
