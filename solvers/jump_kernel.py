@@ -51,9 +51,13 @@ SLICE = 1 << 21
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
-UPPER_SHARE, UPPER_SECONDS, UPPER_NODES = 0.25, 10.0, 50_000_000
-"""Share of a time or position limit spent on branch and bound (upper bounds) before deepening,
-at most 10 s or 50 million positions."""
+UPPER_SHARE = 0.25
+"""Share of a time or position limit that branch and bound (upper bounds) may spend before deepening."""
+STALL_NODES = 40_000_000
+"""Branch and bound (run when a time or position limit is given) ends after this many positions
+without a better answer; without a limit, a deepening step that has not refuted its budget after
+this many positions (about 4-8 s) ends the run: it reports ``feasible`` with the bound proven so far
+instead of running on for hours."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -795,9 +799,10 @@ class KernelSearch:
                                   f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
 
     def run(self, time_limit: float | None = None, node_limit: int | None = None,
-            max_moves: int | None = None) -> KernelResult:
-        """Feasibility first (any finish: an upper bound, or ``infeasible``), then iterative
-        deepening on moves from the admissible bound up to one below the best found."""
+            max_moves: int | None = None, stall: int = STALL_NODES) -> KernelResult:
+        """Feasibility first (any finish: an upper bound, or ``infeasible``), then (with a limit)
+        branch and bound until it stalls (:data:`STALL_NODES`), then iterative deepening on moves
+        from the admissible bound up to one below the best found."""
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
         log: list[str] = []
@@ -836,33 +841,38 @@ class KernelSearch:
                         "(unjumpable stones, Merson regions)")
             return f"exhausted search: no finish within {budget - 1} moves"
 
-        if deadline is not None or node_limit is not None:
-            # branch and bound for a share of the limit: better answers early (its failed budgets
-            # stay in the table as proofs for the deepening below)
-            share_deadline = None if time_limit is None else started + min(time_limit * UPPER_SHARE, UPPER_SECONDS)
-            share_nodes = None if node_limit is None else self.nodes + min(int(node_limit * UPPER_SHARE), UPPER_NODES)
-            while len(best) - 1 >= low:
-                left = None if share_nodes is None else share_nodes - self.nodes
-                if left is not None and left <= 0:
-                    break
-                status, jumps = self.search(len(best) - 1, share_deadline, left,
-                                            label=f"branch and bound below {len(best)}")
-                if status == FOUND:
-                    best = chains(jumps)
-                    note(f"branch and bound: {len(best)} moves")
-                elif status == EXHAUSTED:
-                    note(f"branch and bound: none within {len(best) - 1} moves")
-                    return result(best, len(best), True, False, refuted(len(best)))
-                else:
-                    break
+        limited = deadline is not None or node_limit is not None
+        # with a limit, branch and bound first: better answers early (its failed budgets stay in the
+        # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
+        # answer (``stall``), or after UPPER_SHARE of the limit
+        share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
+        share_nodes = None if node_limit is None else self.nodes + int(node_limit * UPPER_SHARE)
+        while limited and len(best) - 1 >= low:
+            left = stall if share_nodes is None else min(stall, share_nodes - self.nodes)
+            if left <= 0:
+                break
+            status, jumps = self.search(len(best) - 1, share_deadline, left,
+                                        label=f"branch and bound below {len(best)}")
+            if status == FOUND:
+                best = chains(jumps)
+                note(f"branch and bound: {len(best)} moves")
+            elif status == EXHAUSTED:
+                note(f"branch and bound: none within {len(best) - 1} moves")
+                return result(best, len(best), True, False, refuted(len(best)))
+            else:
+                note(f"branch and bound: no better answer within {left:,} positions")
+                break
+        # iterative deepening raises the proven bound; without a limit, a budget that takes more
+        # than ``stall`` positions ends the run (the answer stays feasible, with the bound so far)
         budget = low
         while budget < min(len(best), cap + 1):
-            remaining = None if node_limit is None else node_limit - self.nodes
+            remaining = stall if not limited else None if node_limit is None else node_limit - self.nodes
             if remaining is not None and remaining <= 0:
                 return result(best, budget, False, False, refuted(budget))
             status, jumps = self.search(budget, deadline, remaining, label=f"{budget} moves (best {len(best)})")
             if status == PAUSED:
-                note(f"time limit reached while searching {budget} moves")
+                note(f"{'time or position limit' if limited else f'{stall:,} positions'} reached "
+                     f"while searching {budget} moves")
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
                 best = chains(jumps)

@@ -504,3 +504,19 @@ def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budge
         if status != 2:
             break
     assert deepest >= 10 and checked > 100
+
+
+def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
+    """Without a limit the deepening ends after ``stall`` positions without refuting its budget; with
+    a limit, branch and bound ends after ``stall`` positions without a better answer. Either way the
+    best finish found is reported with the bound proven so far, the same on every run."""
+    pos = committed("jump-bench")["positions"][1]["position"]      # seed 2: hard to prove optimal
+    runs = [KernelSearch(P2, pos).run(stall=300_000) for _ in range(2)]
+    res = runs[0]
+    assert res.moves is not None and not res.proven and not res.infeasible and len(res.moves) > res.bound
+    assert res.log[-1].startswith(f"300,000 positions reached while searching {res.bound} moves")
+    assert [(r.moves, r.bound, r.nodes) for r in runs[1:]] == [(res.moves, res.bound, res.nodes)]
+    limited = KernelSearch(P2, pos).run(node_limit=3_000_000, stall=300_000)
+    stalled = [m for m in limited.log if m.startswith("branch and bound: no better answer within 300,000 positions")]
+    assert len(stalled) == 1 and limited.moves is not None and not limited.proven
+    assert len(limited.moves) <= len(res.moves) and limited.nodes == 3_000_000
