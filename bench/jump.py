@@ -1,10 +1,17 @@
-"""Get a Jump On benchmark: the compiled kernel on the Power of Two board (the five benchmark seeds,
-20 more seeded forward finals with chain jumps, unsolvable positions), its speed against the
-pure-Python engine on the same positions, and the English 33-hole central game through the CLI.
+"""Get a Jump On benchmark: the compiled kernel against the same kernel interpreted, the kernel on the
+Power of Two board's benchmark set (the five seeds, 20 more seeded forward finals with chain jumps,
+unsolvable positions), and the English 33-hole central game through the CLI.
 
-``python -m bench jump``. Environment: ``JUMP_BENCH_LIMIT`` = seconds per position (default 60),
-``JUMP_BENCH_EXTRA`` = how many extra seeds (default 20), ``JUMP_BENCH_PYTHON`` = seconds the
-Python engine gets per speed sample (default 10).
+``python -m bench jump``. Environment: ``JUMP_BENCH_LIMIT`` = seconds per benchmark position
+(default 60; 0 skips that table), ``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel
+searches per speed sample (default 100 000, a few seconds), ``JUMP_BENCH_PYTHON`` = seconds the Python
+engine gets per speed sample (default 5).
+
+Speed: the kernel's search runs compiled and, in a subprocess with ``NUMBA_DISABLE_JIT=1``, as plain
+Python (numba's functions run unchanged by the interpreter); both search the same number of
+positions from fresh tables, so they visit the same positions (the table counts are compared). The
+Python ``ReverseSearch`` engine is a different algorithm (whole moves, not single jumps): its rate is
+context, not the same work.
 """
 
 from __future__ import annotations
@@ -18,71 +25,115 @@ import time
 from pathlib import Path
 
 from powertwo.boards import Board, load, save
-from powertwo.solvers.jump import BENCH_SEEDS, solve_forward, solve_reverse
+from powertwo.solvers.jump import BENCH_EXTRA_SEEDS, BENCH_SEEDS, BENCH_UNSOLVABLE, solve_forward, solve_reverse
 from powertwo.solvers.jump_kernel import KernelSearch
 from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
 
-EXTRA_SEEDS = range(101, 121)
-UNSOLVABLE = {
-    "22 stones of issue 10": [1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61, 64],
-    "the 8 unjumpable corners": [1, 5, 25, 27, 38, 40, 60, 64],
-}
+ROOT = Path(__file__).resolve().parent.parent
+SPEED_SEEDS = (1, 2, 3)
+"""Benchmark seeds whose 3-move search is timed (the kernel's typical work: refuting a budget)."""
+ENGLISH_BUDGET = 17
+"""The English central game's hardest step: 17 moves refuted."""
 
 
-def _row(name: str, res: dict) -> str:
+def _row(name: str, res: dict, seconds: float) -> str:
     best = "-" if res["objective"] is None else str(res["objective"])
     return (f"| {name} | {res['status']} | {best} | {res['bound']} | {res['positions_searched']:,} | "
-            f"{res['seconds']:.2f} | {res.get('proof', '')} |")
+            f"{seconds:.2f} | {res.get('proof', '')} |")
 
 
-def speed(board: Board, position: list[int], seconds: float) -> tuple[float, float]:
-    """Positions per second of the kernel and of the Python engine, each searching the same
-    position for the same move budgets (the Python engine for ``seconds``)."""
-    ks = KernelSearch(board, position)
-    ks.search(None)
-    started = time.perf_counter()
-    before = ks.nodes
-    ks.search(3, deadline=started + seconds)
-    kernel_rate = (ks.nodes - before) / (time.perf_counter() - started)
-    rs = ReverseSearch(board, position)
-    started = time.perf_counter()
-    rs.run(time_limit=seconds, upper_share=0)
-    python_rate = rs.nodes / (time.perf_counter() - started)
-    return kernel_rate, python_rate
-
-
-def main() -> None:
-    limit = float(os.environ.get("JUMP_BENCH_LIMIT", "60"))
-    extra = int(os.environ.get("JUMP_BENCH_EXTRA", str(len(EXTRA_SEEDS))))
-    py_seconds = float(os.environ.get("JUMP_BENCH_PYTHON", "10"))
+def speed_case(case: str) -> tuple[Board, list[int], list[int] | None, int]:
+    """``seed N`` (the benchmark seed's final position, 3 moves) or ``english`` (the central game,
+    17 moves, target the centre): board, start, targets, move budget."""
+    if case == "english":
+        board = english_board()
+        centre = node_at(board, 0, 0)
+        return board, [v for v in board.nodes if v != centre], [centre], ENGLISH_BUDGET
     board = load("power-of-two")
-    print("## jump: Get a Jump On, reverse (compiled kernel)")
+    return board, solve_forward(board, seed=int(case.split()[1]))["final_position"], None, 3
+
+
+def kernel_sample(case: str, positions: int, repeat_for: float = 0.0) -> dict:
+    """The kernel's search of ``case`` for exactly ``positions`` positions from fresh tables (no
+    backward perimeter: it would dominate the interpreted run), repeated until ``repeat_for``
+    seconds have passed; the seconds of one run and the table entries it left."""
+    board, start, targets, budget = speed_case(case)
+    ks = KernelSearch(board, start, targets=targets, perimeter=0)
+    runs = 0
+    spent = 0.0
+    while True:
+        ks.reset()
+        began = time.perf_counter()
+        ks.search(budget, node_cap=positions)
+        spent += time.perf_counter() - began
+        runs += 1
+        if spent >= repeat_for:
+            break
+    return {"positions": ks.nodes, "seconds": spent / runs, "entries": int(ks.stats[1]), "runs": runs}
+
+
+def interpreted_sample(case: str, positions: int) -> dict:
+    """:func:`kernel_sample` in a subprocess with numba's compilation switched off."""
+    code = ("import json, sys; from bench.jump import kernel_sample; "
+            "print(json.dumps(kernel_sample(sys.argv[1], int(sys.argv[2]))))")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, case, str(positions)], capture_output=True,
+                         text=True, check=True, env=env, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def python_engine_rate(case: str, seconds: float) -> float:
+    """Positions per second of the pure-Python engine (IDA* on whole moves) on the same start."""
+    board, start, targets, _ = speed_case(case)
+    rs = ReverseSearch(board, start, targets=targets, perimeter=0)
+    began = time.perf_counter()
+    rs.run(time_limit=seconds, upper_share=0)
+    return rs.nodes / (time.perf_counter() - began)
+
+
+def speed_table(positions: int, py_seconds: float) -> None:
+    print("Speed of the kernel: the same search (same positions, fresh tables) compiled and interpreted")
+    print(f"(`NUMBA_DISABLE_JIT=1` in a subprocess), {positions:,} single-jump states each; the compiled run")
+    print("is repeated for a second and averaged. Last columns: the Python engine (whole moves, a different")
+    print("algorithm; context only) and the compiled kernel's rate over it.")
     print()
-    print(f"Time limit {limit:.0f} s per position.")
+    print("| search | compiled states/s | interpreted states/s | compiled / interpreted | same positions "
+          "| Python engine positions/s | kernel / Python |")
+    print("|---|---|---|---|---|---|---|")
+    cases = [f"seed {s}" for s in SPEED_SEEDS] + ["english"]
+    for case in cases:
+        slow = interpreted_sample(case, positions)
+        fast = kernel_sample(case, positions, repeat_for=1.0)
+        same = "yes" if (slow["positions"], slow["entries"]) == (fast["positions"], fast["entries"]) else "NO"
+        k_rate = fast["positions"] / fast["seconds"]
+        i_rate = slow["positions"] / slow["seconds"]
+        p_rate = python_engine_rate(case, py_seconds)
+        label = f"{case}, 3 moves" if case != "english" else f"English centre, {ENGLISH_BUDGET} moves"
+        print(f"| {label} | {k_rate:,.0f} | {i_rate:,.0f} | {k_rate / i_rate:.0f}x | {same} | {p_rate:,.0f} "
+              f"| {k_rate / p_rate:.0f}x |", flush=True)
+    print()
+
+
+def positions_table(limit: float) -> None:
+    board = load("power-of-two")
+    print(f"The benchmark set on the Power of Two board, {limit:.0f} s per position:")
     print()
     print("| position | status | moves | bound | positions searched | seconds | proof |")
     print("|---|---|---|---|---|---|---|")
-    runs = [("default (forward answer)", solve_forward(board)["final_position"])]
-    runs += [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in BENCH_SEEDS]
-    runs += [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in list(EXTRA_SEEDS)[:extra]]
-    runs += [(f"unsolvable: {k}", v) for k, v in UNSOLVABLE.items()]
+    runs = [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in (*BENCH_SEEDS, *BENCH_EXTRA_SEEDS)]
+    runs += [(f"unsolvable: {k}", list(v)) for k, v in BENCH_UNSOLVABLE.items()]
     counts: dict[str, int] = {}
     for name, pos in runs:
+        began = time.perf_counter()
         res = solve_reverse(board, position=pos, time_limit=limit)
         counts[res["status"]] = counts.get(res["status"], 0) + 1
-        print(_row(name, res), flush=True)
+        print(_row(name, res, time.perf_counter() - began), flush=True)
     print()
     print("statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print()
-    print("Speed on the same positions (kernel: single-jump states/s in the 3-move search; Python engine:")
-    print("whole-move positions/s in its IDA*; the ratio of the two rates):")
-    print()
-    print("| position | kernel positions/s | Python positions/s | ratio |")
-    print("|---|---|---|---|")
-    for name, pos in runs[1:4]:
-        k, p = speed(board, pos, py_seconds)
-        print(f"| {name} | {k:,.0f} | {p:,.0f} | {k / p:.0f}x |", flush=True)
-    print()
+
+
+def english_cli() -> None:
     english = english_board()
     centre = node_at(english, 0, 0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,8 +149,20 @@ def main() -> None:
     res = json.loads(out.stdout)
     print(f"English 33-hole central game through the CLI (`powertwo solve jump-reverse --board english-33.json "
           f"--target {centre}`): {res['status']} {res['objective']} moves (bound {res['bound']}), "
-          f"{took:.1f} s wall clock including start-up ({res['seconds']:.1f} s in the solver).")
+          f"{res['positions_searched']:,} positions, {took:.1f} s wall clock including start-up.")
     print()
+
+
+def main() -> None:
+    limit = float(os.environ.get("JUMP_BENCH_LIMIT", "60"))
+    positions = int(os.environ.get("JUMP_BENCH_INTERPRETED", "100000"))
+    py_seconds = float(os.environ.get("JUMP_BENCH_PYTHON", "5"))
+    print("## jump: Get a Jump On, reverse (compiled kernel)")
+    print()
+    english_cli()
+    speed_table(positions, py_seconds)
+    if limit > 0:
+        positions_table(limit)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -45,7 +46,16 @@ BENCH_SEEDS = (1, 2, 3, 4, 5)
 SAT_SOLVER = "cadical195"
 SAT_CONFLICTS = 10_000
 BENCH_NODES = 300_000_000
-"""Positions (single-jump states) the kernel may visit per benchmark position (about 20-40 s)."""
+"""Positions (single-jump states) the kernel may visit per benchmark position (about 50 s idle)."""
+BENCH_EXTRA_SEEDS = tuple(range(101, 121))
+"""20 more seeded forward finals in the benchmark (a summary each in ``jump-bench.json``)."""
+BENCH_UNSOLVABLE = {
+    "the 22 stones of issue 10": (1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61,
+                                  64),
+    "stones on the 8 unjumpable nodes": (1, 5, 25, 27, 38, 40, 60, 64),
+    "two outer corners": (1, 64),
+}
+"""Benchmark positions with no one-stone finish (the last two: stones that can never be jumped)."""
 SAT_SECONDS = 20
 
 
@@ -545,8 +555,10 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
 
 
 def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
-    """Five seeded forward answers with chain jumps and the reverse answer from each final position
-    (the kernel is capped by positions visited, so the statuses are reproducible on any machine)."""
+    """The benchmark set, each position capped at ``node_limit`` positions searched (so the statuses are
+    reproducible on any machine): five seeded forward answers with chain jumps and the reverse answer
+    from each final position (a file and a diagram each), 20 more seeded finals and the unsolvable
+    positions (a summary each in ``jump-bench.json``, one row for all of them)."""
     entries = []
     rows = []
     for seed in BENCH_SEEDS:
@@ -566,8 +578,32 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{best['status']} (bound {best['bound']})",
                               "search (kernel)", f"{chain_steps} forward steps with chains", best["seconds"],
                               tuple(files)))
+    more: list[dict] = []
+    timings: dict[str, float] = {}
+    named: list[tuple[str, int | None, list[int] | None]] = [(f"seed {k}", k, None) for k in BENCH_EXTRA_SEEDS]
+    named += [(name, None, list(position)) for name, position in BENCH_UNSOLVABLE.items()]
+    for name, extra, position in named:
+        entry: dict[str, Any] = {"name": name}
+        if extra is not None:
+            fwd = solve_forward(board, seed=extra)
+            position = fwd["final_position"]
+            entry.update(seed=extra, chain_steps=sum(len(s["jumps"]) > 1 for s in fwd["steps"]))
+        best = solve_reverse(board, position=position, node_limit=node_limit)
+        entry.update(position=position, status=best["status"], objective=best["objective"], bound=best["bound"],
+                     proof=best["proof"], positions_searched=best["positions_searched"])
+        more.append(entry)
+        timings[name] = best["seconds"]
+        progress(f"jump-bench {name}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
+                 f"{best['seconds']} s")
+    counts = Counter(e["status"] for e in more)
+    variant = f"benchmark: {len(BENCH_EXTRA_SEEDS)} more seeds, {len(BENCH_UNSOLVABLE)} unsolvable"
+    statuses = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+    rows.append(ResultRow(REVERSE, variant, "see jump-bench.json", statuses, "search (kernel)",
+                          "summary per position in jump-bench.json", sum(timings.values()), ("jump-bench.json",),
+                          timings))
     (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "search_node_limit": node_limit,
-                                                     "positions": entries}, indent=1) + "\n", encoding="utf-8")
+                                                     "positions": entries, "more_positions": more}, indent=1)
+                                         + "\n", encoding="utf-8")
     return rows
 
 

@@ -641,9 +641,15 @@ class KernelSearch:
         if perimeter and 0 < len(nodes_of(tmask)) <= 4 and self.stones >= PERIMETER_STONES:
             self.build_perimeter(perimeter)
         self.table_from = max(1, self.radius)
+        self.reset()
+        self.search(1, node_cap=1)    # compiles the kernel (or loads it from numba's cache) before any clock runs
+        self.reset()
+
+    def reset(self) -> None:
+        """Empties the transposition and dead tables and the counters: the next search runs as on a
+        fresh instance (the same positions in the same order)."""
         self._alloc_tt(MIN_SLOTS)
         self._alloc_dead(MIN_SLOTS)
-        self.search(1, node_cap=1)    # compiles the kernel (or loads it from numba's cache) before any clock runs
         self.stats[:] = 0
 
     # ------------------------------------------------------------- tables
