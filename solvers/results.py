@@ -66,7 +66,32 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
         seconds = time.perf_counter() - started
         (out / "README.md").write_text(_readme(rows, board_files, seconds, extra), encoding="utf-8")
         (out / TIMINGS).write_text(json.dumps(_timings(every, seconds), indent=1) + "\n", encoding="utf-8")
+    else:
+        update_readme(out, rows)
     return rows + [r for board_rows in extra.values() for r in board_rows]
+
+
+def update_readme(out: Path, rows: list[ResultRow]) -> bool:
+    """After a partial run (``only``): its rows take the place of the same puzzles' rows in the main
+    table of an existing ``out/README.md`` and its timings go into ``timings.json`` (the other rows
+    and timings stay as the last full run wrote them). False when there is no README to update."""
+    readme = out / "README.md"
+    if not rows or not readme.exists():
+        return False
+    lines = readme.read_text(encoding="utf-8").split("\n")
+    head = lines.index(TABLE_HEAD[1]) + 1
+    end = lines.index("", head)
+    puzzles = {r.puzzle for r in rows}
+    old = [k for k in range(head, end) if lines[k].split(" | ")[0].removeprefix("| ") in puzzles]
+    at = old[0] if old else end
+    kept = [line for k, line in enumerate(lines[head:end], head) if k not in old]
+    lines[head:end] = kept[:at - head] + [_row(r) for r in rows] + kept[at - head:]
+    readme.write_text("\n".join(lines), encoding="utf-8")
+    path = out / TIMINGS
+    timings = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    timings.update({k: v for k, v in _timings(rows, 0.0).items() if k != "whole job"})
+    path.write_text(json.dumps(timings, indent=1) + "\n", encoding="utf-8")
+    return True
 
 
 def _timings(rows: list[ResultRow], seconds: float) -> dict:

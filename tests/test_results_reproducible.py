@@ -26,3 +26,34 @@ def test_line_cover_results_twice_are_identical(tmp_path):
     assert data["stones"] == data["answers_up_to_symmetry"][0] == [2, 3, 9, 25, 30, 35, 40, 49, 56, 62]
     assert "seconds" not in json.dumps(data)
     assert any("line-cover: check valid" in m for m in messages)
+
+
+def test_partial_run_replaces_its_rows_in_the_readme(tmp_path):
+    """``powertwo results --only PUZZLE`` puts the new rows of PUZZLE where its old rows stood in the
+    main table of an existing README and merges its timings; every other line stays."""
+    from pathlib import Path
+
+    from powertwo.solvers.registry import ResultRow
+    from powertwo.solvers.results import TIMINGS, update_readme
+
+    committed = Path(__file__).resolve().parent.parent / "results"
+    assert not update_readme(tmp_path, [ResultRow("jump-reverse", "x", "1", "optimal", "search", "-", 1.0)])
+    before = (committed / "README.md").read_text(encoding="utf-8").split("\n")
+    (tmp_path / "README.md").write_text("\n".join(before), encoding="utf-8")
+    (tmp_path / TIMINGS).write_text((committed / TIMINGS).read_text(encoding="utf-8"), encoding="utf-8")
+    rows = [ResultRow("jump-reverse", f"variant {k}", str(k), "optimal (bound 2)", "search", "-", 2.5,
+                      (f"new-{k}.json",), {"step": 1.5}) for k in range(2)]
+    assert update_readme(tmp_path, rows)
+    after = (tmp_path / "README.md").read_text(encoding="utf-8").split("\n")
+    head = before.index("|---|---|---|---|---|---|---|---|")
+    end = before.index("", head)
+    old = [k for k in range(head + 1, end) if before[k].startswith("| jump-reverse | ")]
+    assert len(old) >= 2
+    expected = before[:old[0]] + [
+        "| jump-reverse | variant 0 | 0 | optimal (bound 2) | search | - | 2.50 | [new-0.json](new-0.json) |",
+        "| jump-reverse | variant 1 | 1 | optimal (bound 2) | search | - | 2.50 | [new-1.json](new-1.json) |",
+    ] + [line for k, line in enumerate(before[old[0]:], old[0]) if k not in old]
+    assert after == expected
+    timings = json.loads((tmp_path / TIMINGS).read_text(encoding="utf-8"))
+    assert timings["new-1.json"] == {"seconds": 2.5, "step": 1.5}
+    assert timings["whole job"] == json.loads((committed / TIMINGS).read_text(encoding="utf-8"))["whole job"]
