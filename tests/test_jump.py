@@ -520,3 +520,14 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     stalled = [m for m in limited.log if m.startswith("branch and bound: no better answer within 300,000 positions")]
     assert len(stalled) == 1 and limited.moves is not None and not limited.proven
     assert len(limited.moves) <= len(res.moves) and limited.nodes == 3_000_000
+
+
+def test_interpreted_kernel_visits_the_same_positions(monkeypatch):
+    """The bench's speed ratio compares like with like: the kernel run by the interpreter
+    (``NUMBA_DISABLE_JIT=1``, a subprocess) searches the same positions and fills the table the same."""
+    monkeypatch.syspath_prepend(str(RESULTS.parent))
+    from bench.jump import interpreted_sample, kernel_sample
+
+    slow, fast = interpreted_sample("english", 5000), kernel_sample("english", 5000)
+    assert slow["positions"] == fast["positions"] == 5000
+    assert slow["entries"] == fast["entries"] > 0
