@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from powertwo.boards import load
 from powertwo.cli import main
 from powertwo.solvers.jump import (
-    check_forward, check_reverse, diagram_forward, diagram_reverse, read_position, solve_forward, solve_reverse,
+    BENCH_EXTRA_SEEDS, BENCH_UNSOLVABLE, check_forward, check_reverse, diagram_forward, diagram_reverse, read_position,
+    solve_forward, solve_reverse,
 )
 from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
@@ -171,6 +172,11 @@ def test_committed_answers_are_valid():
         assert answer["status"] in ("optimal", "feasible", "infeasible")
         assert check_reverse(answer, P2, reprove=False).valid
         assert answer["position"] == entry["position"]
+    more = {e["name"]: e for e in bench["more_positions"]}
+    assert len(more) == len(BENCH_EXTRA_SEEDS) + len(BENCH_UNSOLVABLE)
+    assert all(more[name]["status"] == "infeasible" for name in BENCH_UNSOLVABLE)
+    assert all(e["status"] != "unknown" and (e["objective"] is None) == (e["status"] == "infeasible")
+               for e in more.values())
 
 
 @pytest.mark.slow
