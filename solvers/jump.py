@@ -13,7 +13,11 @@ Reverse result / solution file::
      "jumps": [landings]}], "status": "optimal"|"feasible"|"infeasible"|"unknown",
      "objective": moves, "bound": proven lower bound, "seconds"}
 
-Jumped nodes are implied by consecutive landings and recomputed by the checker.
+Jumped nodes are implied by consecutive landings and recomputed by the checker, which refuses a
+field it does not know. Run facts (``seconds``, ``engine``, ``proof``, ``positions_searched``,
+``stopped``, ``note``) are taken as given: they say how a run went; the answer files in ``results/``
+carry no ``seconds`` (their timings are in ``results/timings.json``), so a rerun writes them
+byte for byte the same.
 The engine is :mod:`powertwo.solvers.jump_search` (IDA* on moves); the second backend is the
 CP-SAT time-step model :mod:`powertwo.models.jump`.
 """
@@ -32,6 +36,8 @@ from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chai
 from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
 )
+from .fields import known_fields
+from .satcall import Budget, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle,
     require,
@@ -44,7 +50,6 @@ BACKENDS = ("search", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 BENCH_SEEDS = (1, 2, 3, 4, 5)
 SAT_SOLVER = "cadical195"
-SAT_CONFLICTS = 10_000
 BENCH_NODES = 300_000_000
 """Positions (single-jump states) the kernel may visit per benchmark position (about 50 s idle)."""
 BENCH_EXTRA_SEEDS = tuple(range(101, 121))
@@ -56,7 +61,16 @@ BENCH_UNSOLVABLE = {
     "two outer corners": (1, 64),
 }
 """Benchmark positions with no one-stone finish (the last two: stones that can never be jumped)."""
-SAT_SECONDS = 20
+SAT_CONFLICT_LIMIT = 300_000
+"""Conflicts the results job gives the SAT backend on the default position (a conflict limit,
+unlike seconds, gives the same answer on every machine; about 25 s)."""
+SAT_SLICE = 10_000
+"""Conflicts per CaDiCaL call between two looks at the clock and at Ctrl-C."""
+FORWARD_FIELDS = frozenset({"puzzle", "board", "corner", "steps", "final_position", "seconds"})
+REVERSE_FIELDS = frozenset({"puzzle", "board", "position", "moves", "status", "objective", "bound", "target",
+                            "seed", "chain_steps", "seconds", "engine", "proof", "positions_searched", "stopped",
+                            "note"})
+ENGINES = ("kernel", "python", "sat")
 
 
 # ---------------------------------------------------------------------------- options
@@ -118,9 +132,13 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
     if board.size < STONES:
         raise SolutionError(f"board {board.name} has {board.size} nodes, fewer than {STONES} stones")
     started = time.perf_counter()
-    steps = forward_search(board, corner, stones=STONES, seed=seed, require_chains=True, time_limit=time_limit)
-    if steps is None:
-        steps = forward_search(board, corner, stones=STONES, seed=seed, time_limit=time_limit)
+    try:
+        steps = forward_search(board, corner, stones=STONES, seed=seed, require_chains=True, time_limit=time_limit)
+        if steps is None:
+            steps = forward_search(board, corner, stones=STONES, seed=seed, time_limit=time_limit)
+    except KeyboardInterrupt:  # a forward answer is all 31 steps or nothing: there is no best so far
+        raise SolutionError(f"jump-forward: interrupted (Ctrl-C) after {time.perf_counter() - started:.1f} s: "
+                            f"no sequence of {STONES - 1} steps from corner {corner} found yet") from None
     if steps is None:
         raise SolutionError(f"jump-forward: no sequence of {STONES - 1} steps from corner {corner} found"
                             + (f" within {time_limit} s" if time_limit else " (search exhausted)"))
@@ -176,6 +194,7 @@ def _chain_fault(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[N
 
 def check_forward(data: Mapping, board: Board) -> CheckReport:
     where = FORWARD
+    known_fields(data, FORWARD_FIELDS, where)
     corner = _node_field(data, "corner", where, board)
     raw_steps = require(data, "steps", list, where)
     parsed = _parse_chains(raw_steps, "place", "step", where, board)
@@ -213,7 +232,8 @@ def check_forward(data: Mapping, board: Board) -> CheckReport:
         elif claimed is not None and (not isinstance(claimed, list) or sorted(claimed) != sorted(occ)):
             faults.append(f"final_position does not match the replay (the stones stand on {sorted(occ)})")
         else:
-            notes.append(f"{len(parsed)} steps, {len(occ)} stones on the board, {chains} steps with chain jumps")
+            notes.append(f"{len(parsed)} steps, {len(occ)} stones on the board, "
+                         f"{chains} {'step' if chains == 1 else 'steps'} with chain jumps")
     return CheckReport(tuple(faults), tuple(notes))
 
 
@@ -284,10 +304,13 @@ def _memory(memory: Any) -> int:
 def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
                   symmetry: bool | None = None, corner: Any = None, target: Any = None,
                   targets: Sequence[NodeId] | None = None, memory: Any = None,
-                  node_limit: int | None = None, progress: Progress = no_progress) -> dict:
+                  node_limit: int | None = None, conflict_limit: int | None = None,
+                  progress: Progress = no_progress) -> dict:
     """From a position to one stone in the fewest moves (see the module docstring). ``target``: the
-    node that must hold the last stone. ``node_limit`` caps the positions the search visits
-    (reproducible, unlike ``time_limit``); ``memory``: MiB for the kernel's hash tables."""
+    node that must hold the last stone. ``node_limit`` caps the positions the search visits and
+    ``conflict_limit`` the SAT backend's conflicts (both reproducible, unlike ``time_limit``);
+    ``memory``: MiB for the kernel's hash tables. Ctrl-C ends either backend with the best
+    answer so far (status ``feasible``, ``stopped``: why) or, before any, status ``unknown``."""
     backend = _backend(backend)
     start = default_position(board, corner) if position is None else read_position(position, board)
     if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
@@ -298,7 +321,8 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
         out = _reverse_search(board, start, time_limit, symmetry is not False, goal, progress, node_limit,
                               _memory(memory))
     else:
-        out = _reverse_sat(board, start, time_limit, goal, progress)
+        out = _reverse_sat(board, start, Budget(None if time_limit is None else started + time_limit,
+                                                conflicts=conflict_limit, conflict_slice=SAT_SLICE), goal, progress)
     if goal is not None and len(goal) == 1:
         out["target"] = goal[0]
     out["seconds"] = round(time.perf_counter() - started, 3)
@@ -321,7 +345,11 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
                     memory: int = DEFAULT_MEMORY_MB) -> dict:
     """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted)."""
     if board.size <= 64:
-        ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress)
+        try:
+            ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress)
+        except KeyboardInterrupt:  # Ctrl-C while the backward perimeter was built
+            return dict(_reverse_result(board, start, [], "unknown", None, 1), engine="kernel", proof="",
+                        positions_searched=0, stopped="interrupted (Ctrl-C)")
         res = ks.run(time_limit=time_limit, node_limit=node_limit)
         if res.infeasible:
             out = _reverse_result(board, start, [], "infeasible", None, res.bound)
@@ -331,6 +359,8 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
             status = "optimal" if res.proven else "feasible"
             out = _reverse_result(board, start, res.moves, status, len(res.moves), res.bound)
         out.update(engine="kernel", proof=res.proof, positions_searched=res.nodes)
+        if res.interrupted:
+            out["stopped"] = "interrupted (Ctrl-C)"
         return out
     rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
     pres = rs.run(time_limit=time_limit, node_limit=node_limit)
@@ -347,25 +377,16 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
     out.update(engine="python", proof=proof, positions_searched=pres.nodes,
                note=f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
                     "so the pure-Python engine searched")
+    if pres.interrupted:
+        out["stopped"] = "interrupted (Ctrl-C)"
     return out
 
 
-def _timed_solve(solver, assumptions: list[int], deadline: float | None) -> bool | None:
-    """A SAT call that gives up (``None``) at the deadline: CaDiCaL cannot be interrupted, so it
-    runs in budgets of :data:`SAT_CONFLICTS` conflicts, keeping what it learnt in between."""
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
-    answer = None
-    while answer is None and time.perf_counter() < deadline:
-        solver.conf_budget(SAT_CONFLICTS)
-        answer = solver.solve_limited(assumptions=assumptions)
-    return answer
-
-
-def _reverse_sat(board, start, time_limit, targets, progress) -> dict:
+def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:
     """CaDiCaL on the CNF plan (:func:`powertwo.models.jump.reverse_cnf`): first any plan, then
-    "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or time out.
-    The floor is the admissible bound of the search (unjumpable stones, Merson regions)."""
+    "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or the budget (time,
+    conflicts, Ctrl-C) runs out. The floor is the admissible bound of the search (unjumpable
+    stones, Merson regions)."""
     from pysat.solvers import Solver
 
     from powertwo.models.jump import decode_cnf, reverse_cnf
@@ -375,38 +396,49 @@ def _reverse_sat(board, start, time_limit, targets, progress) -> dict:
         return _reverse_result(board, start, [], "infeasible", None, len(start))
     floor = rs.lower_bound(rs.start, rs.targets)
     rc = reverse_cnf(board, start, targets=nodes_of(rs.targets))
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
     best: list | None = None
     bound = floor
     with Solver(name=SAT_SOLVER, bootstrap_with=rc.clauses) as solver:
         limit = rc.steps
-        while True:
-            if best is not None and limit < max(1, floor):
-                bound = len(best)
-                break
-            assumptions = [-rc.totalizer.rhs[limit]] if limit < rc.steps else []
-            answer = _timed_solve(solver, assumptions, deadline)
-            if answer is None:  # the time is up
-                break
-            if not answer:
-                if best is None:
-                    return _reverse_result(board, start, [], "infeasible", None, rc.steps + 1)
-                bound = limit + 1
-                break
-            best = decode_cnf(rc, solver.get_model(), board)
-            progress(f"sat: {len(best)} moves")
-            limit = len(best) - 1
+        try:
+            while True:
+                if best is not None and limit < max(1, floor):
+                    bound = len(best)
+                    break
+                assumptions = [-rc.totalizer.rhs[limit]] if limit < rc.steps else []
+                answer = sat_call(solver, assumptions, budget)
+                if answer is None:  # the budget is spent
+                    break
+                if not answer:
+                    if best is None:
+                        return _reverse_result(board, start, [], "infeasible", None, rc.steps + 1)
+                    bound = limit + 1
+                    break
+                best = decode_cnf(rc, solver.get_model(), board)
+                progress(f"sat: {len(best)} moves; asking for at most {len(best) - 1}")
+                limit = len(best) - 1
+        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+            budget.interrupted = True
     if best is None:
-        return _reverse_result(board, start, [], "unknown", None, floor)
-    bound = min(max(bound, floor), len(best))
-    return _reverse_result(board, start, best, "optimal" if bound == len(best) else "feasible", len(best), bound)
+        out = _reverse_result(board, start, [], "unknown", None, floor)
+    else:
+        bound = min(max(bound, floor), len(best))
+        out = _reverse_result(board, start, best, "optimal" if bound == len(best) else "feasible", len(best), bound)
+    out["engine"] = "sat"
+    if budget.spent and out["status"] != "optimal":
+        out["stopped"] = budget.reason
+    return out
 
 
 def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> CheckReport:
     """Replays every move, then (``reprove``) re-proves the claimed lower bound or infeasibility
     with its own search: the kernel (or the Python engine on boards over 64 nodes)."""
     where = REVERSE
+    known_fields(data, REVERSE_FIELDS, where)
     start = read_position(require(data, "position", list, where), board)
+    if "engine" in data and data["engine"] not in ENGINES:
+        raise SolutionError(f"{where}: field 'engine' must be one of {', '.join(ENGINES)}")
+    seed_fault = _seed_fault(data, start, board)
     raw_moves = require(data, "moves", list, where)
     status = require(data, "status", str, where)
     if status not in STATUSES:
@@ -422,7 +454,7 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
         target = _node_field(data, "target", where, board)
     parsed = _parse_chains(raw_moves, "from", "move", where, board)
     tables = JumpTables(board, symmetry=False)
-    faults: list[str] = []
+    faults: list[str] = [seed_fault] if seed_fault else []
     occ = set(start)
     for i, (frm, landings) in enumerate(parsed, start=1):
         label = f"move {i}"
@@ -461,6 +493,23 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
             fault, note = _reprove(board, start, status, bound, None if target is None else [target])
             (faults if fault else notes).append(fault or note)
     return CheckReport(tuple(faults), tuple(notes))
+
+
+def _seed_fault(data: Mapping, start: Sequence[NodeId], board: Board) -> str:
+    """A benchmark file's ``seed`` and ``chain_steps``: the seeded forward answer is found again and
+    must end on ``position`` with that many chain steps ("" when they agree or are absent)."""
+    if "seed" not in data:
+        if "chain_steps" in data:
+            raise SolutionError(f"{REVERSE}: field 'chain_steps' needs the field 'seed' it counts from")
+        return ""
+    seed = require(data, "seed", int, REVERSE)
+    fwd = solve_forward(board, seed=seed)
+    if sorted(fwd["final_position"]) != sorted(start):
+        return f"seed {seed}: the seeded forward answer ends on {fwd['final_position']}, not on the position given"
+    chain_steps = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
+    if "chain_steps" in data and data["chain_steps"] != chain_steps:
+        return f"chain_steps {data['chain_steps']!r}: the seeded forward answer has {chain_steps} steps with chains"
+    return ""
 
 
 def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | None,
@@ -521,7 +570,8 @@ def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
 def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg", "png")) -> list[str]:
     from powertwo.boards.draw import save
 
-    (out / f"{stem}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    answer = {k: v for k, v in data.items() if k != "seconds"}  # timings go to timings.json
+    (out / f"{stem}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
     files = [f"{stem}.json"]
     for ext in exts:
         save(diagram(data, board), out / f"{stem}.{ext}")
@@ -529,7 +579,8 @@ def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg",
     return files
 
 
-def results(out: Path, progress: Progress, board_name: str = "power-of-two", bench: bool = True) -> list[ResultRow]:
+def results(out: Path, progress: Progress, board_name: str = "power-of-two", bench: bool = True,
+            sat_conflicts: int = SAT_CONFLICT_LIMIT) -> list[ResultRow]:
     from powertwo.boards import load
 
     board = load(board_name)
@@ -540,18 +591,28 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
     progress(f"{FORWARD}: 31 steps, {chains} with chain jumps, {fwd['seconds']} s")
     rows.append(ResultRow(FORWARD, f"corner {fwd['corner']}", "31 steps", "found (any answer is optimal)", "search",
                           "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
-    rev = solve_reverse(board, position=fwd["final_position"], time_limit=600, progress=progress)
+    rev = solve_reverse(board, position=fwd["final_position"], node_limit=BENCH_NODES, progress=progress)
     files = _write(out, REVERSE, rev, diagram_reverse, board)
     progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
-    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", time_limit=SAT_SECONDS)
+    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", conflict_limit=sat_conflicts)
+    progress(f"{REVERSE} by SAT: {sat_summary(sat)}, {sat['seconds']} s")
     agree = "search, sat" if sat["status"] == "optimal" and sat["objective"] == rev["objective"] else "search"
     rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]),
-                          f"{rev['status']} (bound {rev['bound']})", agree,
-                          f"sat backend: {sat['status']} {sat['objective']} (bound {sat['bound']})",
-                          rev["seconds"], tuple(files)))
+                          f"{rev['status']} (bound {rev['bound']})", agree, f"sat backend: {sat_summary(sat)}",
+                          rev["seconds"], tuple(files), {"search": rev["seconds"], "sat": sat["seconds"]}))
     if bench:
         rows.extend(bench_results(out, board, progress))
     return rows
+
+
+def sat_summary(result: Mapping) -> str:
+    """The SAT backend's result in words, e.g. "optimal 3 (bound 3)" or "no answer within 1,000,000
+    conflicts (bound 1)"."""
+    if result["objective"] is None:
+        why = {"infeasible": "proven: no finish"}.get(result["status"], f"no answer ({result.get('stopped', 'none')})")
+        return f"{why} (bound {result['bound']})"
+    tail = f", {result['stopped']}" if result.get("stopped") else ""
+    return f"{result['status']} {result['objective']} moves (bound {result['bound']}{tail})"
 
 
 def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
@@ -570,8 +631,7 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": chain_steps,
                         "forward_steps": fwd["steps"], "status": best["status"], "objective": best["objective"],
                         "bound": best["bound"], "proof": best["proof"],
-                        "positions_searched": best["positions_searched"],
-                        "seconds": best["seconds"], "file": f"{stem}.json"})
+                        "positions_searched": best["positions_searched"], "file": f"{stem}.json"})
         progress(f"jump-bench seed {seed}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
                  f"{best['seconds']} s")
         optimum = "none found" if best["objective"] is None else str(best["objective"])

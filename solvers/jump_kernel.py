@@ -537,6 +537,8 @@ class KernelResult:
     log: list[str] = field(default_factory=list)
     first_found_seconds: float | None = None
     first_found_moves: int | None = None
+    interrupted: bool = False
+    """Ctrl-C ended the run: ``moves`` is the best answer so far, ``bound`` the bound so far."""
 
 
 @dataclass
@@ -576,6 +578,9 @@ class KernelSearch:
         self.board = board
         self.start_nodes = sorted(start)
         self.progress = progress or (lambda _: None)
+        self.interrupted = False
+        """Set by Ctrl-C: the compiled walk cannot be stopped, so the signal arrives as
+        ``KeyboardInterrupt`` when a slice returns to Python; every later search returns PAUSED."""
         self.setup = setup or target_setup(board, mask_of(self.start_nodes), targets, pagodas=pagodas)
         n = board.size
         self.n = n
@@ -775,10 +780,21 @@ class KernelSearch:
             walks = [self.walk(1, budget, 0, start)]
             step_size = SLICE
         began = time.perf_counter()
-        shown = began
         start_nodes = self.nodes
+        try:
+            return self._slices(walks, step_size, deadline, node_cap, label, complete, began, start_nodes)
+        except KeyboardInterrupt:  # Ctrl-C between two slices of compiled work
+            self.interrupted = True
+            return PAUSED, []
+
+    def _slices(self, walks: list[Walk], step_size: int, deadline: float | None, node_cap: int | None, label: str,
+                complete: bool, began: float, start_nodes: int) -> tuple[int, list[tuple[int, int]]]:
+        """The walks of :meth:`search` in turns of ``step_size`` positions."""
+        shown = began
         shortcut = 1 if complete else 0
         while True:
+            if self.interrupted:
+                return PAUSED, []
             for w in walks:
                 step = step_size if node_cap is None else max(1, min(step_size, start_nodes + node_cap - self.nodes))
                 status = self.advance(w, step, shortcut)
@@ -820,7 +836,7 @@ class KernelSearch:
 
         def result(moves, bound, proven, infeasible, proof) -> KernelResult:
             return KernelResult(moves, bound, proven, infeasible, self.nodes, time.perf_counter() - started, proof,
-                                log, first_s, first_m)
+                                log, first_s, first_m, self.interrupted)
 
         first_s: float | None = None
         first_m: int | None = None
@@ -835,7 +851,7 @@ class KernelSearch:
                           + self.setup.where)
         low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
         if status == PAUSED:
-            note("any finish: time limit reached")
+            note("any finish: interrupted (Ctrl-C)" if self.interrupted else "any finish: time limit reached")
             return result(None, low, False, False, "")
         best = chains(jumps)
         first_s, first_m = time.perf_counter() - started, len(best)
@@ -865,6 +881,9 @@ class KernelSearch:
             elif status == EXHAUSTED:
                 note(f"branch and bound: none within {len(best) - 1} moves")
                 return result(best, len(best), True, False, refuted(len(best)))
+            elif self.interrupted:
+                note(f"branch and bound below {len(best)}: interrupted (Ctrl-C)")
+                return result(best, low, False, False, refuted(low))
             else:
                 note(f"branch and bound: no better answer within {left:,} positions")
                 break
@@ -877,8 +896,9 @@ class KernelSearch:
                 return result(best, budget, False, False, refuted(budget))
             status, jumps = self.search(budget, deadline, remaining, label=f"{budget} moves (best {len(best)})")
             if status == PAUSED:
-                note(f"{'time or position limit' if limited else f'{stall:,} positions'} reached "
-                     f"while searching {budget} moves")
+                why = ("interrupted (Ctrl-C)" if self.interrupted else "time or position limit reached" if limited
+                       else f"{stall:,} positions reached")
+                note(f"{why} while searching {budget} moves")
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
                 best = chains(jumps)

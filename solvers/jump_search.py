@@ -417,6 +417,8 @@ class ReverseResult:
     log: list[str] = field(default_factory=list)
     improvements: list[tuple[float, int]] = field(default_factory=list)
     """(seconds, moves) of every better answer found, in order."""
+    interrupted: bool = False
+    """Ctrl-C ended the run: ``positions`` is the best answer so far, ``bound`` the bound so far."""
 
     def first_within(self, moves: int) -> float | None:
         """Seconds to the first answer of at most ``moves`` moves."""
@@ -597,6 +599,10 @@ class ReverseSearch:
                     budget = len(best) - 2
             except _TimeUp:
                 pass
+            except KeyboardInterrupt:  # Ctrl-C: the best answer so far, the bound so far
+                note("branch and bound: interrupted (Ctrl-C)")
+                return ReverseResult(best, low, False, False, self.nodes, time.perf_counter() - started,
+                                     first_s, first_m, log, improvements, interrupted=True)
         self._deadline = deadline
         self._node_cap = float("inf") if node_limit is None else node_limit
         top = cap if best is None else len(best) - 2
@@ -605,10 +611,11 @@ class ReverseSearch:
             path = []
             try:
                 found = self._dfs(self.start, budget, path)
-            except _TimeUp:
-                note(f"time limit reached while searching {budget} moves")
+            except (_TimeUp, KeyboardInterrupt) as stop:
+                ctrl_c = isinstance(stop, KeyboardInterrupt)
+                note(f"{'interrupted (Ctrl-C)' if ctrl_c else 'time limit reached'} while searching {budget} moves")
                 return ReverseResult(best, budget, False, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log, improvements)
+                                     first_s, first_m, log, improvements, interrupted=ctrl_c)
             note(f"{budget} moves: {'found' if found else 'none'}")
             if found:
                 best = [self.start] + path[::-1]

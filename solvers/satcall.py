@@ -3,7 +3,8 @@
 PySAT's C solvers neither watch a clock nor let Python see Ctrl-C while they run (CaDiCaL cannot
 be interrupted at all), so every call runs in slices of :data:`CONFLICT_SLICE` conflicts
 (learnt clauses are kept between slices). Between two slices the deadline is checked and a
-pending Ctrl-C arrives as ``KeyboardInterrupt``, which :func:`sat_call` turns into "no answer"
+pending Ctrl-C arrives as ``KeyboardInterrupt`` (or, caught by PySAT's C code inside a slice, as
+its ``error("Caught keyboard interrupt")``), which :func:`sat_call` turns into "no answer"
 and records on the :class:`Budget`, so the caller can return its best answer so far.
 """
 
@@ -22,10 +23,15 @@ CONFLICT_SLICE = 5_000
 @dataclass
 class Budget:
     """The time a search may still take (``deadline`` on :func:`time.perf_counter`, or None),
-    and whether the user interrupted it."""
+    the conflicts it may still spend (``conflicts``, counted in slices: reproducible on any
+    machine, unlike a deadline), and whether the user interrupted it."""
 
     deadline: float | None = None
     interrupted: bool = False
+    conflicts: int | None = None
+    spent_conflicts: int = 0
+    conflict_slice: int = CONFLICT_SLICE
+    """Conflicts per call between two looks at the clock (the search path depends on it)."""
 
     @classmethod
     def seconds(cls, limit: float | None) -> "Budget":
@@ -34,11 +40,16 @@ class Budget:
     @property
     def spent(self) -> bool:
         """Whether the search must stop (deadline passed or Ctrl-C)."""
-        return self.interrupted or self.deadline is not None and time.perf_counter() >= self.deadline
+        return (self.interrupted or self.deadline is not None and time.perf_counter() >= self.deadline
+                or self.conflicts is not None and self.spent_conflicts >= self.conflicts)
 
     @property
     def reason(self) -> str:
-        return "interrupted (Ctrl-C)" if self.interrupted else "time limit"
+        if self.interrupted:
+            return "interrupted (Ctrl-C)"
+        if self.conflicts is not None and self.spent_conflicts >= self.conflicts:
+            return f"{self.conflicts:,} conflicts spent"
+        return "time limit"
 
 
 def sat_call(solver: Any, assumptions: Sequence[int] = (), budget: Budget | None = None) -> bool | None:
@@ -47,11 +58,16 @@ def sat_call(solver: Any, assumptions: Sequence[int] = (), budget: Budget | None
     budget = budget if budget is not None else Budget()
     try:
         while not budget.spent:
-            solver.conf_budget(CONFLICT_SLICE)
+            solver.conf_budget(budget.conflict_slice)
             answer = solver.solve_limited(assumptions=list(assumptions))
+            budget.spent_conflicts += budget.conflict_slice
             if answer is not None:
                 return bool(answer)
     except KeyboardInterrupt:
+        budget.interrupted = True
+    except Exception as exc:  # PySAT's C solvers catch SIGINT themselves: "Caught keyboard interrupt"
+        if "keyboard interrupt" not in str(exc).lower():
+            raise
         budget.interrupted = True
     return None
 

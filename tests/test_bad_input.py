@@ -168,3 +168,60 @@ def test_ctrl_c_still_works_after_a_cp_sat_solve():
     with pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(1)
+
+
+def test_ctrl_c_in_jump_reverse_returns_the_best_answer_so_far():
+    """Ctrl-C (SIGINT) to ``powertwo solve jump-reverse`` while the kernel proves the bound: the
+    19-move answer found first, status feasible, why it stopped, exit code 0, and the answer checks."""
+    import subprocess
+    import sys
+
+    from powertwo.solvers.jump import check_reverse
+
+    proc = subprocess.Popen([sys.executable, "-m", "powertwo", "solve", "jump-reverse", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # progress lines (stderr is not a terminal: one line each)
+        if "moves (best " in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode == 0 and json.loads(out)["status"] == "optimal":  # pragma: no cover - a very fast machine
+        pytest.skip("the search finished before the interrupt")
+    assert proc.returncode == 0, err
+    result = json.loads(out)
+    assert (result["status"], result["stopped"], result["bound"]) == ("feasible", "interrupted (Ctrl-C)", 3)
+    assert result["objective"] == len(result["moves"]) >= 4
+    assert check_reverse(result, load("power-of-two"), reprove=False).valid
+
+
+def test_ctrl_c_in_a_sat_call_ends_it_like_a_budget():
+    """PySAT's C solvers catch SIGINT themselves and raise ``error("Caught keyboard interrupt")``:
+    :func:`sat_call` turns it (and a KeyboardInterrupt) into "no answer", noted on the budget; any
+    other error goes through."""
+    from powertwo.solvers.satcall import Budget, sat_call
+
+    class Solver:
+        def __init__(self, exc: BaseException):
+            self.exc = exc
+
+        def conf_budget(self, n: int) -> None:
+            pass
+
+        def solve_limited(self, assumptions: list[int]) -> bool | None:
+            raise self.exc
+
+    for exc in (KeyboardInterrupt(), Exception("Caught keyboard interrupt")):
+        budget = Budget()
+        assert sat_call(Solver(exc), [], budget) is None
+        assert budget.interrupted and budget.reason == "interrupted (Ctrl-C)"
+    with pytest.raises(Exception, match="out of memory"):
+        sat_call(Solver(Exception("out of memory")), [], Budget())
+    budget = Budget(conflicts=10_000, conflict_slice=5_000)
+
+    class Unknown(Solver):
+        def solve_limited(self, assumptions: list[int]) -> bool | None:
+            return None
+
+    assert sat_call(Unknown(KeyboardInterrupt()), [], budget) is None
+    assert (budget.spent_conflicts, budget.interrupted, budget.reason) == (10_000, False, "10,000 conflicts spent")

@@ -537,3 +537,21 @@ def test_interpreted_kernel_visits_the_same_positions(monkeypatch):
     slow, fast = interpreted_sample("english", 5000), kernel_sample("english", 5000)
     assert slow["positions"] == fast["positions"] == 5000
     assert slow["entries"] == fast["entries"] > 0
+
+
+def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
+    """Every field of a jump file is checked or refused: an unknown one is named; a benchmark
+    file's ``seed`` must give its position again, and ``chain_steps`` its count of chain steps."""
+    forward = dict(committed("jump-forward"), colour="blue")
+    with pytest.raises(SolutionError, match=r"^jump-forward: unknown field 'colour' \(the checker cannot verify it\)$"):
+        check_forward(forward, P2)
+    bench = committed("jump-bench-2")
+    assert check_reverse(bench, P2, reprove=False).valid
+    with pytest.raises(SolutionError, match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat$"):
+        check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
+    report = check_reverse(dict(bench, seed=3), P2, reprove=False)
+    assert report.faults[0].startswith("seed 3: the seeded forward answer ends on [2, 4, 9, ")
+    assert report.faults[0].endswith("], not on the position given")
+    report = check_reverse(dict(bench, chain_steps=bench["chain_steps"] + 1), P2, reprove=False)
+    assert report.faults == (f"chain_steps {bench['chain_steps'] + 1}: the seeded forward answer has "
+                             f"{bench['chain_steps']} steps with chains",)

@@ -57,3 +57,27 @@ def test_partial_run_replaces_its_rows_in_the_readme(tmp_path):
     timings = json.loads((tmp_path / TIMINGS).read_text(encoding="utf-8"))
     assert timings["new-1.json"] == {"seconds": 2.5, "step": 1.5}
     assert timings["whole job"] == json.loads((committed / TIMINGS).read_text(encoding="utf-8"))["whole job"]
+
+
+@pytest.mark.slow
+def test_jump_results_twice_are_identical(tmp_path):
+    """Get a Jump On in the results job: the forward answer, the default reverse (the kernel capped
+    by positions, not seconds) and its SAT row (capped by conflicts) come out the same twice; the
+    answer files hold no timings."""
+    from powertwo.solvers.jump import results
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder in (first, second):
+        folder.mkdir()
+    rows = [results(folder, lambda _: None, bench=False, sat_conflicts=20_000) for folder in (first, second)]
+    names = sorted(p.name for p in first.iterdir())
+    assert names == ["jump-forward.json", "jump-forward.png", "jump-forward.svg",
+                     "jump-reverse.json", "jump-reverse.png", "jump-reverse.svg"]
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    assert [(r.optimum, r.status, r.answers) for r in rows[0]] == [(r.optimum, r.status, r.answers) for r in rows[1]]
+    assert rows[0][1].answers == "sat backend: no answer (20,000 conflicts spent) (bound 1)"
+    for name in ("jump-forward.json", "jump-reverse.json"):
+        assert "seconds" not in (first / name).read_text(encoding="utf-8")
+    reverse = json.loads((first / "jump-reverse.json").read_text(encoding="utf-8"))
+    assert (reverse["status"], reverse["objective"], reverse["bound"]) == ("optimal", 3, 3)

@@ -59,7 +59,8 @@ def summary_lines(result: dict, board) -> list[str]:
     status = result.get("status")
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
-        head += f" ({result['stopped']}: best answer so far)"
+        head += f" ({result['stopped']}: " + ("no answer yet)" if result.get("objective", 0) is None
+                                              else "best answer so far)")
     lines = [head]
     if "objective" in result:
         lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
@@ -200,7 +201,10 @@ def results(out: str, only: tuple[str, ...]) -> None:
     with progress_display("results", after=0.0, log=True) as progress:
         rows = run_all(Path(out), progress, only=only or None)
     if only:
-        click.echo(f"wrote {len(rows)} results into {out}/ ({out}/README.md is written only by a full run)")
+        readme = Path(out) / "README.md"
+        click.echo(f"wrote {len(rows)} results into {out}/ " + (
+            f"(their rows in {readme} and their timings replaced; the other rows kept)" if readme.exists()
+            else f"(no {readme} to update: a full run writes it)"))
     else:
         click.echo(f"wrote {Path(out) / 'README.md'} ({len(rows)} rows)")
 
