@@ -34,7 +34,7 @@ from powertwo.boards import Board, NodeId
 
 from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chains as _kernel_chains
 from .jump_search import (
-    ForwardStep, JumpTables, ReverseSearch, forward_final, forward_search, nodes_of,
+    ForwardStep, JumpTables, ReverseSearch, forward_bound, forward_final, forward_search, nodes_of,
 )
 from .fields import known_fields
 from .satcall import Budget, sat_call
@@ -74,7 +74,8 @@ ENGINES = ("kernel", "python", "sat")
 
 
 # ---------------------------------------------------------------------------- options
-def _corner(board: Board, corner: Any) -> NodeId:
+def corner_of(board: Board, corner: Any) -> NodeId:
+    """The jumper's start: ``corner`` checked, or the default corner of ``board`` (from geometry)."""
     if corner is None:
         unjumpable = nodes_of(JumpTables(board, symmetry=False).unjumpable)
         if not unjumpable:
@@ -120,17 +121,25 @@ def read_position(source: Any, board: Board) -> list[NodeId]:
 
 
 # ---------------------------------------------------------------------------- forward
+class ForwardImpossible(SolutionError):
+    """No forward answer exists, proven (not "none found in the time given")."""
+
+
 def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time_limit: float | None = None,
                   seed: int | None = None, progress: Progress = no_progress) -> dict:
     """A forward answer: the first one in a fixed search order that uses at least one chain jump
     (an answer without chains is undone by one move of its jumper, RULES.md section 5), or with
     ``seed`` a seeded random one (chains preferred)."""
-    corner = _corner(board, corner)
+    corner = corner_of(board, corner)
     if _backend(backend) != "search":
         raise SolutionError(
             "jump-forward: only the search backend places stones (a forward answer is found in milliseconds)")
     if board.size < STONES:
         raise SolutionError(f"board {board.name} has {board.size} nodes, fewer than {STONES} stones")
+    bound = forward_bound(board, corner)
+    if bound.most < STONES:
+        raise ForwardImpossible(f"jump-forward: no sequence of {STONES - 1} steps exists on board {board.name}: "
+                                + bound.reason)
     started = time.perf_counter()
     try:
         steps = forward_search(board, corner, stones=STONES, seed=seed, require_chains=True, time_limit=time_limit)

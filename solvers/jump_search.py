@@ -92,7 +92,8 @@ class JumpTables:
             middles.add(b)
         self.jumps_from = [tuple(x) for x in jf]
         self.unjumpable = mask_of(v for v in board.nodes if v not in middles)
-        syms = board.symmetries if symmetry else board.symmetries[:1]
+        identity = tuple(board.nodes)  # without symmetry the group (slow to compute) is not needed
+        syms = board.symmetries if symmetry else (identity,)
         if fixing is not None:
             fixed = nodes_of(fixing)
             syms = tuple(p for p in syms if mask_of(p[v - 1] for v in fixed) == fixing)
@@ -727,6 +728,58 @@ def forward_search(board: Board, corner: NodeId, *, stones: int = 32, seed: int 
     except _TimeUp:
         return None
     return steps if ok else None
+
+
+@dataclass(frozen=True)
+class ForwardBound:
+    """The most stones a forward game from ``corner`` can ever put on the board (the jumper
+    included), and why: the jumper only stands on ``landings`` (nodes reached from the corner by
+    jumps), a stone is only placed on a node it jumps over from there (``placeable``), and of each
+    pair in ``exclusive`` at most one is ever placed: every jump over one of the two starts or ends
+    on the other, which a stone placed there blocks for good. A maximum matching of such pairs
+    gives ``most = 1 + |placeable| - |exclusive|``."""
+
+    corner: NodeId
+    most: int
+    landings: tuple[NodeId, ...]
+    placeable: tuple[NodeId, ...]
+    exclusive: tuple[tuple[NodeId, NodeId], ...]
+
+    @property
+    def reason(self) -> str:
+        pairs = ", ".join(f"{a}/{b}" for a, b in self.exclusive) or "none"
+        return (f"at most {self.most} stones: from corner {self.corner} the jumper lands on {len(self.landings)} "
+                f"nodes and can place stones on {len(self.placeable)}, and of each pair {pairs} at most one "
+                "(every jump over one starts or ends on the other, which a stone there blocks)")
+
+
+def forward_bound(board: Board, corner: NodeId) -> ForwardBound:
+    """:class:`ForwardBound` of a forward game from ``corner``: a proof of impossibility when
+    ``most`` is below the stones wanted (issue 14: on the pbmserv board it is 29 from every node)."""
+    import networkx as nx
+
+    beyond: dict[NodeId, list[NodeId]] = {}
+    for f, _, t in board.jumps:
+        beyond.setdefault(f, []).append(t)
+    landings = {corner}
+    todo = [corner]
+    while todo:
+        for t in beyond.get(todo.pop(), ()):
+            if t not in landings:
+                landings.add(t)
+                todo.append(t)
+    ends: dict[NodeId, list[tuple[NodeId, NodeId]]] = {}
+    for f, over, t in board.jumps:
+        if f in landings:
+            ends.setdefault(over, []).append((f, t))
+    conflicts = nx.Graph()
+    for a, jumps in ends.items():  # a conflicts with b only if b is an end of the first jump over a
+        for b in {v for v in jumps[0] if v in ends and a < v}:
+            if all(b in ft for ft in jumps) and all(a in ft for ft in ends[b]):
+                conflicts.add_edge(a, b)
+    pairs = sorted(tuple(sorted(e)) for e in nx.max_weight_matching(conflicts, maxcardinality=True))
+    return ForwardBound(corner, 1 + len(ends) - len(pairs), tuple(sorted(landings)), tuple(sorted(ends)),
+                        tuple((a, b) for a, b in pairs))
 
 
 def forward_final(board: Board, corner: NodeId, steps: Sequence[ForwardStep]) -> list[NodeId]:

@@ -555,3 +555,25 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
     report = check_reverse(dict(bench, chain_steps=bench["chain_steps"] + 1), P2, reprove=False)
     assert report.faults == (f"chain_steps {bench['chain_steps'] + 1}: the seeded forward answer has "
                              f"{bench['chain_steps']} steps with chains",)
+
+
+def test_forward_bound_proves_the_pbmserv_board_impossible():
+    """On the pbmserv board the jumper lands on 28 nodes and can place stones on 32, but of 4 pairs
+    only one each: at most 29 stones, from every node; the reconstruction allows 53."""
+    from powertwo.solvers.jump import ForwardImpossible
+    from powertwo.solvers.jump_search import forward_bound
+
+    pbm = load("power-of-two-pbmserv")
+    bound = forward_bound(pbm, 60)
+    assert (bound.most, len(bound.landings), len(bound.placeable)) == (29, 28, 32)
+    assert bound.exclusive == ((15, 20), (17, 24), (48, 53), (50, 56))
+    for a, b in bound.exclusive:  # every jump over one of the pair starts or ends on the other
+        assert all(b in (f, t) for f, o, t in pbm.jumps if o == a and f in bound.landings)
+        assert all(a in (f, t) for f, o, t in pbm.jumps if o == b and f in bound.landings)
+    assert max(forward_bound(pbm, v).most for v in pbm.nodes) == 29
+    assert forward_bound(P2, 60).most == 53
+    with pytest.raises(ForwardImpossible, match=r"^jump-forward: no sequence of 31 steps exists on board "
+                                                r"power-of-two-pbmserv: at most 29 stones: from corner 60 the jumper "
+                                                r"lands on 28 nodes and can place stones on 32, and of each pair "
+                                                r"15/20, 17/24, 48/53, 50/56 at most one"):
+        solve_forward(pbm)
