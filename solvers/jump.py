@@ -181,7 +181,7 @@ def _node_field(entry: Mapping, key: str, where: str, board: Board) -> NodeId:
     return v
 
 
-def _chain_fault(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[NodeId], label: str,
+def replay_chain(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[NodeId], label: str,
                  remove: bool) -> tuple[str | None, NodeId]:
     """Replays a chain of jumps of the stone on ``cur`` (``remove``: jumped stones go), updating
     ``occ``; returns the first fault and the node the stone stands on."""
@@ -201,39 +201,61 @@ def _chain_fault(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[N
     return None, cur
 
 
+def replay_forward(board: Board, corner: NodeId, steps: Sequence[tuple[NodeId, Sequence[NodeId]]]
+                   ) -> tuple[str | None, set[NodeId], NodeId, int]:
+    """Replays forward steps (place, landings) from the jumper on ``corner``, up to the first bad
+    one: (its fault or None, the stones, the jumper's node, the number of steps with chain jumps).
+    The checker and the workbench's click puzzle share it."""
+    tables = JumpTables(board, symmetry=False)
+    occ = {corner}
+    jumper = corner
+    chains = 0
+    for i, (place, landings) in enumerate(steps, start=1):
+        label = f"step {i}"
+        if place in occ:
+            return f"{label}: node {place} is occupied", occ, jumper, chains
+        if place not in board.adjacency[jumper]:
+            return f"{label}: node {place} is not adjacent to the jumper at {jumper}", occ, jumper, chains
+        if not landings:
+            return f"{label}: the stone placed on {place} is not jumped (no landing given)", occ, jumper, chains
+        if tables.over.get((jumper, landings[0])) != place:
+            return (f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper "
+                    f"at {jumper}", occ, jumper, chains)
+        occ.add(place)
+        fault, jumper = replay_chain(tables, occ, jumper, landings, label, remove=False)
+        if fault:
+            return fault, occ, jumper, chains
+        chains += len(landings) > 1
+    return None, occ, jumper, chains
+
+
+def replay_reverse(board: Board, start: Sequence[NodeId], moves: Sequence[tuple[NodeId, Sequence[NodeId]]]
+                   ) -> tuple[str | None, set[NodeId]]:
+    """Replays reverse moves (from, landings) on ``start`` up to the first bad one: (its fault or
+    None, the stones left). The checker and the workbench's click puzzle share it."""
+    tables = JumpTables(board, symmetry=False)
+    occ = set(start)
+    for i, (frm, landings) in enumerate(moves, start=1):
+        label = f"move {i}"
+        if frm not in occ:
+            return f"{label}: node {frm} has no stone", occ
+        if not landings:
+            return f"{label}: no jump given", occ
+        fault, _ = replay_chain(tables, occ, frm, landings, label, remove=True)
+        if fault:
+            return fault, occ
+    return None, occ
+
+
 def check_forward(data: Mapping, board: Board) -> CheckReport:
     where = FORWARD
     known_fields(data, FORWARD_FIELDS, where)
     corner = _node_field(data, "corner", where, board)
     raw_steps = require(data, "steps", list, where)
-    parsed = _parse_chains(raw_steps, "place", "step", where, board)
+    parsed = parse_chains(raw_steps, "place", "step", where, board)
     claimed = data.get("final_position")
-    tables = JumpTables(board, symmetry=False)
-    faults: list[str] = []
-    occ = {corner}
-    jumper = corner
-    chains = 0
-    for i, (place, landings) in enumerate(parsed, start=1):
-        label = f"step {i}"
-        if place in occ:
-            faults.append(f"{label}: node {place} is occupied")
-            break
-        if place not in board.adjacency[jumper]:
-            faults.append(f"{label}: node {place} is not adjacent to the jumper at {jumper}")
-            break
-        if not landings:
-            faults.append(f"{label}: the stone placed on {place} is not jumped (no landing given)")
-            break
-        if tables.over.get((jumper, landings[0])) != place:
-            faults.append(
-                f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper at {jumper}")
-            break
-        occ.add(place)
-        fault, jumper = _chain_fault(tables, occ, jumper, landings, label, remove=False)
-        if fault:
-            faults.append(fault)
-            break
-        chains += len(landings) > 1
+    fault, occ, _, chains = replay_forward(board, corner, parsed)
+    faults = [fault] if fault else []
     notes = []
     if not faults:
         if len(parsed) != STONES - 1:
@@ -252,7 +274,7 @@ def _require_valid(check, puzzle: str, data: Mapping, board: Board) -> None:
         raise SolutionError(f"{puzzle}: cannot draw an invalid answer: {report.faults[0]}")
 
 
-def _parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board) -> list[tuple[NodeId, list[NodeId]]]:
+def parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board) -> list[tuple[NodeId, list[NodeId]]]:
     """Steps ``{"place", "jumps"}`` or moves ``{"from", "jumps"}`` as (node, landings) pairs."""
     out = []
     for i, entry in enumerate(raw, start=1):
@@ -461,22 +483,9 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
     target = data.get("target")
     if target is not None:
         target = _node_field(data, "target", where, board)
-    parsed = _parse_chains(raw_moves, "from", "move", where, board)
-    tables = JumpTables(board, symmetry=False)
-    faults: list[str] = [seed_fault] if seed_fault else []
-    occ = set(start)
-    for i, (frm, landings) in enumerate(parsed, start=1):
-        label = f"move {i}"
-        if frm not in occ:
-            faults.append(f"{label}: node {frm} has no stone")
-            break
-        if not landings:
-            faults.append(f"{label}: no jump given")
-            break
-        fault, _ = _chain_fault(tables, occ, frm, landings, label, remove=True)
-        if fault:
-            faults.append(fault)
-            break
+    parsed = parse_chains(raw_moves, "from", "move", where, board)
+    fault, occ = replay_reverse(board, start, parsed)
+    faults: list[str] = [f for f in (seed_fault, fault) if f]
     notes = []
     if not faults:
         if status == "infeasible" or status == "unknown":
@@ -539,7 +548,9 @@ def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | No
         if moves is not None:
             return f"status infeasible but a finish exists: the checker found one in {moves} moves", ""
         return "", f"infeasible confirmed: the checker's {engine} exhausted the search"
-    if not bound or bound <= 1:
+    if bound is None:
+        return "", f"status {status}; no bound claimed"
+    if bound <= 1:
         return "", f"status {status}; bound {bound} needs no proof (at least one move is needed)"
     budget = bound - 1
     if board.size <= 64:
@@ -566,7 +577,7 @@ def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
     for i, mv in enumerate(data["moves"], start=1):
         path = (mv["from"],) + tuple(mv["jumps"])
         stones = [Stone(v, "dark" if v == mv["from"] else "light") for v in sorted(occ)]
-        _chain_fault(tables, occ, mv["from"], mv["jumps"], "", remove=True)
+        replay_chain(tables, occ, mv["from"], mv["jumps"], "", remove=True)
         frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
                        "title": f"move {i}: {len(mv['jumps'])} jump(s)"})
     frames.append({"stones": [Stone(v, "light") for v in sorted(occ)], "ids": ids,

@@ -577,3 +577,39 @@ def test_forward_bound_proves_the_pbmserv_board_impossible():
                                                 r"lands on 28 nodes and can place stones on 32, and of each pair "
                                                 r"15/20, 17/24, 48/53, 50/56 at most one"):
         solve_forward(pbm)
+
+
+@pytest.mark.parametrize("puzzle", ["jump-forward", "jump-reverse"])
+def test_clicks_only_offer_what_the_checker_accepts(puzzle):
+    """Random games by clicks (the workbench's click puzzle): every node offered as next is
+    accepted, every other node is refused, and the answer so far always replays in the checker."""
+    import random
+
+    from powertwo.solvers import jump_clicks as jc
+    from powertwo.solvers.jump import check_forward, replay_forward, replay_reverse
+
+    origin = 60 if puzzle == "jump-forward" else committed("jump-reverse")["position"]
+    rng = random.Random(7)
+    for _ in range(3):
+        state = jc.replay(P2, puzzle, origin, [])
+        for _ in range(80):
+            if not state.next:
+                break
+            refused = [v for v in P2.nodes if v not in state.next]
+            for v in rng.sample(refused, 3):
+                with pytest.raises(jc.IllegalClick):
+                    jc.click(P2, state, v)
+            chains = jc.click(P2, state, rng.choice(state.next))
+            key = "place" if puzzle == "jump-forward" else "from"
+            state = jc.replay(P2, puzzle, origin, [{key: s, "jumps": list(js)} for s, js in chains])
+            done = [(s, list(js)) for s, js in state.complete]
+            if puzzle == "jump-forward":
+                assert replay_forward(P2, origin, done)[0] is None
+            else:
+                assert replay_reverse(P2, origin, done)[0] is None
+        if puzzle == "jump-forward" and len(state.stones) == 32:
+            assert check_forward(state.file(P2, origin), P2).valid
+        if state.chains:  # undo takes back exactly the last click's landing (with its step or move)
+            start, landings = state.chains[-1]
+            expected = state.chains[:-1] + (((start, landings[:-1]),) if len(landings) > 1 else ())
+            assert jc.undo(state) == expected

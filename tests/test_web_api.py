@@ -243,3 +243,85 @@ def test_one_solver_run_at_a_time_cancel_and_finish(client):
         status = client.get("/api/solve").json()
     assert status["state"] == "done", status
     assert (status["result"]["status"], status["result"]["objective"]) == ("optimal", 16)
+
+
+# ---------------------------------------------------------------- Get a Jump On by clicks
+def jump_clicks(client, puzzle: str, clicks: list[int], **extra) -> dict:
+    """Click ``clicks`` one by one, as the page does (each answer's chains sent back)."""
+    view = client.post("/api/jump", json={"puzzle": puzzle, **extra}).json()
+    for v in clicks:
+        view = client.post("/api/jump", json={"puzzle": puzzle, "chains": view["chains"], "click": v, **extra}).json()
+        assert view["illegal"] is None, (v, view["illegal"])
+    return view
+
+
+def test_jump_reverse_committed_answer_by_clicks(client):
+    committed = json.loads((RESULTS / "jump-reverse.json").read_text())
+    start = client.post("/api/jump", json={"puzzle": "jump-reverse"}).json()
+    assert sorted(s["node"] for s in start["stones"]) == committed["position"]
+    assert start["count"] == "0 moves, 32 stones left" and start["verdict"] == "in progress"
+    clicks = [v for mv in committed["moves"] for v in (mv["from"], *mv["jumps"])]
+    view = jump_clicks(client, "jump-reverse", clicks)
+    assert view["chains"] == committed["moves"]
+    assert (view["verdict"], view["count"], view["optimum"]) == ("valid, optimal", "3 moves, 1 stone left", 3)
+    # the downloaded file is what `powertwo check` accepts
+    checked = client.post("/api/check", json={"solution": view["solution"]}).json()
+    assert checked["valid"] and checked["notes"][0].startswith("3 moves, ")
+
+
+def test_jump_reverse_pick_up_refuse_and_undo(client):
+    start = client.post("/api/jump", json={"puzzle": "jump-reverse"}).json()
+    stone = start["starts"][0]
+    picked = client.post("/api/jump", json={"puzzle": "jump-reverse", "click": stone}).json()
+    assert picked["picked"] == stone and picked["chains"] == [{"from": stone, "jumps": []}]
+    assert picked["next"] == sorted({*picked["landings"], *picked["starts"]})
+    empty = next(v for v in range(1, 65) if v not in {s["node"] for s in start["stones"]}
+                 and v not in picked["landings"])
+    refused = client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": picked["chains"],
+                                             "click": empty}).json()
+    assert refused["illegal"] == f"{empty}: the stone on {stone} cannot jump there"
+    jumped = client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": picked["chains"],
+                                            "click": picked["landings"][0]}).json()
+    assert jumped["count"] == "1 move, 31 stones left" and jumped["picked"] is None
+    undone = client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": jumped["chains"], "undo": True}).json()
+    assert undone["chains"] == [] and undone["count"] == "0 moves, 32 stones left"
+
+
+def test_jump_forward_committed_answer_by_clicks(client):
+    committed = json.loads((RESULTS / "jump-forward.json").read_text())
+    clicks = [v for st in committed["steps"] for v in (st["place"], *st["jumps"][1:])]  # first landing: automatic
+    view = jump_clicks(client, "jump-forward", clicks)
+    assert view["chains"] == committed["steps"]
+    assert (view["verdict"], view["count"]) == ("valid: 31 steps, 32 stones", "31 of 31 steps, 32 stones on the board")
+    assert view["places"] == [] and view["solution"]["corner"] == committed["corner"]  # the chain may go on
+    first = client.post("/api/jump", json={"puzzle": "jump-forward", "click": 1}).json()
+    assert first["illegal"] == ("1: not next to the jumper at 60 (a new stone goes next to it) and no jump of the "
+                                "jumper lands there")
+    assert first["count"] == "0 of 31 steps, 1 stone on the board"
+
+
+def test_jump_clicks_bad_input(client):
+    assert "not 'two-by-two'" in error(client.post("/api/jump", json={"puzzle": "two-by-two"}), 400)
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": 5}), 400) == \
+        "field 'chains' must be a list of steps or moves"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": [{"place": 99, "jumps": []}]}),
+                 400) == "jump-forward: step 1: node 99 does not exist on board power-of-two"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": 1, "jumps": []}]}),
+                 400) == "jump-reverse: move 1: node 1 has no stone"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "corner": 999}), 400) == \
+        "field 'corner': node 999 does not exist on board power-of-two"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "click": "x"}), 400) == \
+        "field 'click' has the wrong type (str)"
+    assert "at most 29 stones" in error(client.post("/api/jump", json={"puzzle": "jump-reverse",
+                                                                       "board": "power-of-two-pbmserv"}), 400)
+
+
+def test_solver_progress_streams_as_server_sent_events(client):
+    started = client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30}).json()
+    assert started["state"] == "running"
+    with client.stream("GET", "/api/solve/events") as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = [json.loads(line[len("data: "):]) for line in response.iter_lines() if line.startswith("data: ")]
+    assert events[0]["state"] == "running" and events[-1]["state"] == "done"
+    assert (events[-1]["result"]["status"], events[-1]["result"]["objective"]) == ("optimal", 16)
+    assert any("solving with cp-sat" in line for line in events[-1]["log"])

@@ -146,6 +146,61 @@ def test_solitaire_record_by_clicks(page):
     shot(page, "puzzles-solitaire")
 
 
+def wait_text(page, selector: str, text: str, exact: bool = True) -> None:
+    """Wait until the element's text is ``text`` (or, not ``exact``, contains it)."""
+    expr = (f"document.querySelector('{selector}').textContent === {json.dumps(text)}" if exact else
+            f"document.querySelector('{selector}').textContent.includes({json.dumps(text)})")
+    page.wait_for_function(expr)
+
+
+def test_jump_reverse_by_clicks(page):
+    committed = json.loads((RESULTS / "jump-reverse.json").read_text())
+    view(page, "puzzles")
+    select_containing(page, "#puzzle-select", "Get a Jump On, reverse")
+    wait_text(page, "#puzzle-stats", "0 moves, 32 stones left (optimum 3 moves)")
+    left = len(committed["position"])
+    for k, move in enumerate(committed["moves"], start=1):
+        page.click(f"#puzzle-svg [data-node='{move['from']}']")
+        page.wait_for_selector(f"#puzzle-svg [data-node='{move['from']}'].mark")
+        for landing in move["jumps"]:
+            page.click(f"#puzzle-svg [data-node='{landing}']")
+        left -= len(move["jumps"])
+        stones = f"{left} stone" + ("" if left == 1 else "s")
+        wait_text(page, "#puzzle-stats", f"{k} move{'' if k == 1 else 's'}, {stones} left", exact=False)
+        if k == 1:
+            shot(page, "puzzles-jump-reverse")
+    wait_text(page, "#verdict", "valid, optimal")
+
+
+def test_jump_forward_by_clicks_an_illegal_click_and_undo(page):
+    committed = json.loads((RESULTS / "jump-forward.json").read_text())
+    view(page, "puzzles")
+    select_containing(page, "#puzzle-select", "Get a Jump On, forward")
+    wait_text(page, "#puzzle-stats", "0 of 31 steps, 1 stone on the board")
+    for k, step in enumerate(committed["steps"][:6], start=1):
+        for v in (step["place"], *step["jumps"][1:]):  # the first landing follows the placement
+            page.click(f"#puzzle-svg [data-node='{v}']")
+        wait_text(page, "#puzzle-stats", f"{k} of 31 steps, {k + 1} stones on the board")
+    page.click("#puzzle-svg [data-node='1']")
+    wait_text(page, "#faults", "not next to the jumper", exact=False)
+    assert page.inner_text("#verdict") == "in progress"
+    shot(page, "puzzles-jump-forward")
+    page.click("#puzzle-undo")
+    wait_text(page, "#puzzle-stats", "5 of 31 steps, 6 stones on the board")
+
+
+def test_solve_streams_progress_then_shows_the_answer(page):
+    view(page, "puzzles")
+    page.select_option("#puzzle-select", label="One by One")
+    page.fill("#solve-limit", "60")
+    page.click("#solve-start")
+    wait_text(page, "#solve-log", "status optimal, objective 16", exact=False)
+    assert "solving with cp-sat" in page.inner_text("#solve-log")
+    page.click("#solve-show")
+    wait_text(page, "#verdict", "valid, optimal")
+    shot(page, "puzzles-solve")
+
+
 # ---------------------------------------------------------------- sequences
 def test_jump_reverse_steps_show_the_stone_count(page):
     committed = json.loads((RESULTS / "jump-reverse.json").read_text())

@@ -41,6 +41,8 @@ MAX_BODY = 1 << 20
 """Request bodies larger than this (1 MiB) are refused with 413."""
 SOLVE_TIME_LIMIT = 120.0
 """The longest a solver run may take (seconds); a request may ask for less."""
+SSE_INTERVAL = 0.25
+"""How often the progress stream looks at the solver run (seconds)."""
 COMPUTER_SECONDS = (0.1, 10.0)
 """Thinking time per computer move a request may ask for."""
 LINE_PUZZLES = ("one-by-one", "line-cover", "two-by-two")
@@ -271,6 +273,84 @@ def solitaire_check(data: Mapping) -> dict:
             "to_move": game.player_name(end.to_move)}
 
 
+def jump_clicks(data: Mapping) -> dict:
+    """Get a Jump On built by clicks: the chains so far (as in the solution file), plus one click
+    or an undo; answers the stones, what may come next, the referee's reason for a refused click
+    and the checker's verdict (:mod:`powertwo.solvers.jump_clicks`)."""
+    from powertwo.solvers import jump_clicks as jc
+    from powertwo.solvers.jump import FORWARD, corner_of, default_position, read_position
+
+    puzzle = field(data, "puzzle", str)
+    if puzzle not in SEQUENCE_PUZZLES[:2]:
+        raise BadRequest(f"click puzzles of Get a Jump On are {' and '.join(SEQUENCE_PUZZLES[:2])}, not {puzzle!r}")
+    board = board_of(data)
+    try:
+        if puzzle == FORWARD:
+            corner = field(data, "corner", int, None)
+            if corner is not None and not board.has_node(corner):
+                raise BadRequest(f"field 'corner': node {corner} does not exist on board {board.name}")
+            origin: Any = corner_of(board, corner)
+        elif "position" in data:
+            origin = read_position(field(data, "position", list), board)
+        else:
+            done = committed(puzzle) if board.name == "power-of-two" else None
+            origin = done["position"] if done else default_position(board)
+        state = jc.replay(board, puzzle, origin, jc.chains_of(data.get("chains", [])))
+        illegal = None
+        if field(data, "undo", bool, False):
+            state = jc.replay(board, puzzle, origin, _chain_entries(puzzle, jc.undo(state)))
+        elif data.get("click") is not None:
+            try:
+                chains = jc.click(board, state, field(data, "click", int))
+                state = jc.replay(board, puzzle, origin, _chain_entries(puzzle, chains))
+            except jc.IllegalClick as exc:
+                illegal = str(exc)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    solution = state.file(board, origin)
+    report = get_puzzle(puzzle).check(solution, board)
+    n = len(state.complete)
+    if puzzle == FORWARD:
+        count = f"{n} of 31 steps, {_count(len(state.stones), 'stone')} on the board"
+        best = None
+        verdict = ("valid: 31 steps, 32 stones" if report.valid else
+                   "in progress" if state.next else f"stuck: no stone can be placed next to the jumper at "
+                                                   f"{state.jumper}; undo")
+    else:
+        count = f"{_count(n, 'move')}, {_count(len(state.stones), 'stone')} left"
+        done = committed(puzzle) if board.name == "power-of-two" else None
+        best = done.get("objective") if done and sorted(done["position"]) == sorted(origin) \
+            and done.get("status") == "optimal" else None
+        verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
+            if not state.finished else "invalid" if not report.valid else \
+            "valid, optimal" if best == n else f"valid, not optimal ({best} moves suffice)" if best else \
+            f"valid: {n} moves"
+    last = state.chains[-1] if state.chains else None
+    arrows = [] if last is None or not last[1] else [
+        {"path": [state.chains[-2][1][-1] if puzzle == FORWARD and len(state.chains) > 1 else
+                  origin if puzzle == FORWARD else last[0], *last[1]]}]
+    stones = [{"node": v, "color": "dark" if v == state.jumper else "light"} for v in state.stones]
+    entries = list(solution["steps"] if puzzle == FORWARD else solution["moves"])
+    if state.picked is not None:  # a stone picked up, not yet jumped: the page sends it back
+        entries.append({"from": state.picked, "jumps": []})
+    return {"puzzle": puzzle, "board": board.name, "origin": origin, "chains": entries,
+            "stones": stones, "arrows": arrows, "next": list(state.next), "places": list(state.places),
+            "landings": list(state.landings), "starts": list(state.starts), "picked": state.picked,
+            "jumper": state.jumper, "illegal": illegal, "finished": state.finished, "count": count,
+            "verdict": verdict, "valid": report.valid and state.finished, "optimum": best,
+            "faults": [] if not state.finished else list(report.faults), "notes": list(report.notes),
+            "solution": solution}
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
+def _chain_entries(puzzle: str, chains: Any) -> list[dict]:
+    key = "place" if puzzle == "jump-forward" else "from"
+    return [{key: start, "jumps": list(landings)} for start, landings in chains]
+
+
 def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
     """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
     are looked up among the committed results (by plain relative names, never a server path)."""
@@ -335,7 +415,7 @@ def sequence_frames(data: Mapping) -> dict:
 
 
 def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
-    from powertwo.solvers.jump import JumpTables, _chain_fault  # the checker's own replay of a chain
+    from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
 
     tables = JumpTables(board, symmetry=False)
     frames = []
@@ -344,7 +424,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
         frames.append({"stones": [{"node": v, "color": "light"} for v in sorted(occ)], "arrows": [],
                        "caption": f"start: {len(occ)} stones"})
         for k, mv in enumerate(item["moves"], start=1):
-            _chain_fault(tables, occ, mv["from"], mv["jumps"], "", remove=True)
+            replay_chain(tables, occ, mv["from"], mv["jumps"], "", remove=True)
             frames.append({"stones": [{"node": v, "color": "dark" if v == mv["jumps"][-1] else "light"}
                                       for v in sorted(occ)],
                            "arrows": [{"path": [mv["from"], *mv["jumps"]]}],
@@ -356,7 +436,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
     for k, step in enumerate(item["steps"], start=1):
         occ.add(step["place"])
         before = jumper
-        _, jumper = _chain_fault(tables, occ, jumper, step["jumps"], "", remove=False)
+        _, jumper = replay_chain(tables, occ, jumper, step["jumps"], "", remove=False)
         frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
                        "arrows": [{"path": [before, *step["jumps"]]}],
                        "caption": f"after step {k}: placed {step['place']}, {len(step['jumps'])} jump(s), "
@@ -567,6 +647,9 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
             return JSONResponse(file_check(data))
         return JSONResponse(solitaire_check(data) if data.get("puzzle") == "thats-my-line" else line_check(data))
 
+    async def jump(request: Request) -> Response:
+        return JSONResponse(jump_clicks(await body(request)))
+
     async def sequence(request: Request) -> Response:
         return JSONResponse(sequence_frames(await body(request)))
 
@@ -656,6 +739,27 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
     async def solve_status(request: Request) -> Response:
         return JSONResponse(runs.poll())
 
+    async def solve_events(request: Request) -> Response:
+        """The run's progress as a server-sent event stream: the status (as ``GET /api/solve``)
+        each time it changes, until the run ends (the page's EventSource, no polling)."""
+        import asyncio
+
+        from starlette.responses import StreamingResponse
+
+        async def events() -> Any:
+            last, sent = None, 0.0
+            while True:
+                status = runs.poll()
+                changed = {k: v for k, v in status.items() if k != "elapsed"}
+                if changed != last or time.time() - sent >= 1.0:  # news, or the elapsed time each second
+                    last, sent = changed, time.time()
+                    yield f"data: {json.dumps(status, sort_keys=True)}\n\n"
+                if status["state"] != "running" or await request.is_disconnected():
+                    return
+                await asyncio.sleep(SSE_INTERVAL)
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
     async def solve_cancel(request: Request) -> Response:
         await body(request)
         return JSONResponse(runs.cancel())
@@ -677,12 +781,14 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
         Route("/api/board", board_post, methods=["POST"]),
         Route("/api/check", check, methods=["POST"]),
         Route("/api/sequence", sequence, methods=["POST"]),
+        Route("/api/jump", jump, methods=["POST"]),
         Route("/api/game", game_state, methods=["POST"]),
         Route("/api/game/click", game_click, methods=["POST"]),
         Route("/api/game/move", game_move, methods=["POST"]),
         Route("/api/game/computer", computer, methods=["POST"]),
         Route("/api/solve", solve_status),
         Route("/api/solve", solve_start, methods=["POST"]),
+        Route("/api/solve/events", solve_events),
         Route("/api/solve/cancel", solve_cancel, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

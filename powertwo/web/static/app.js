@@ -107,12 +107,15 @@ const puzzles = { view: null, stones: new Set(), puzzle: null, run: null };
 async function initPuzzles() {
   puzzles.view = new BoardView($("puzzle-svg"), { onClick: (v) => togglePuzzleStone(v) });
   puzzles.view.draw(await api("/api/board/power-of-two"));
-  const placeable = meta.puzzles.filter((p) => p.kind === "place" || p.kind === "record");
+  const placeable = meta.puzzles.filter((p) => p.kind === "place" || p.kind === "record" || isJump(p));
   fill($("puzzle-select"), placeable.map((p, k) => [k, p.title]));
   puzzles.list = placeable;
   $("puzzle-select").addEventListener("change", () => choosePuzzle());
-  $("puzzle-clear").addEventListener("click", () => { puzzles.stones.clear(); puzzles.record = []; livePuzzleCheck(); });
+  $("puzzle-clear").addEventListener("click", () => {
+    puzzles.stones.clear(); puzzles.record = []; puzzles.chains = []; livePuzzleCheck();
+  });
   $("puzzle-undo").addEventListener("click", () => {
+    if (isJump(puzzles.puzzle)) return liveJump({ undo: true });
     if (puzzles.puzzle.kind === "record") puzzles.record.pop(); else puzzles.stones.delete(puzzles.last);
     livePuzzleCheck();
   });
@@ -120,11 +123,15 @@ async function initPuzzles() {
   $("puzzle-committed").addEventListener("click", () => {
     const c = puzzles.puzzle.committed;
     if (!c) return;
-    if (puzzles.puzzle.kind === "record") puzzles.record = [...c.record]; else puzzles.stones = new Set(c.stones);
+    if (isJump(puzzles.puzzle)) {
+      puzzles.chains = [...(c.steps || c.moves)];
+      puzzles.origin = c.position || null;
+    } else if (puzzles.puzzle.kind === "record") puzzles.record = [...c.record]; else puzzles.stones = new Set(c.stones);
     livePuzzleCheck();
   });
   $("puzzle-download").addEventListener("click", () => {
     const p = puzzles.puzzle;
+    if (isJump(p)) { download(`${p.name}.json`, puzzles.lastCheck.solution); return; }
     if (p.kind === "record") {
       const r = puzzles.lastCheck;
       download(`${p.name}.json`, { puzzle: p.name, board: "power-of-two", stones: p.committed ? p.committed.stones : 16,
@@ -142,7 +149,10 @@ async function initPuzzles() {
       if (k < 0) throw new Error(`not a solution of ${puzzles.list.map((p) => p.name).join(", ")}`);
       $("puzzle-select").value = k;
       await choosePuzzle(false);
-      if (puzzles.puzzle.kind === "record") puzzles.record = [...(data.record || [])];
+      if (isJump(puzzles.puzzle)) {
+        puzzles.chains = [...(data.steps || data.moves || [])];
+        puzzles.origin = data.position || null;
+      } else if (puzzles.puzzle.kind === "record") puzzles.record = [...(data.record || [])];
       else puzzles.stones = new Set(data.stones || []);
       await livePuzzleCheck();
       const full = await api("/api/check", { solution: data });
@@ -156,7 +166,11 @@ async function initPuzzles() {
   });
   $("solve-show").addEventListener("click", () => {
     const r = puzzles.run && puzzles.run.result;
-    if (r && r.record && puzzles.puzzle.kind === "record") { puzzles.record = [...r.record]; livePuzzleCheck(); }
+    if (r && isJump(puzzles.puzzle) && (r.steps || r.moves)) {
+      puzzles.chains = [...(r.steps || r.moves)];
+      puzzles.origin = r.position || null;
+      livePuzzleCheck();
+    } else if (r && r.record && puzzles.puzzle.kind === "record") { puzzles.record = [...r.record]; livePuzzleCheck(); }
     else if (r && Array.isArray(r.stones)) { puzzles.stones = new Set(r.stones); livePuzzleCheck(); }
   });
   await choosePuzzle();
@@ -164,18 +178,33 @@ async function initPuzzles() {
 async function choosePuzzle(check = true) {
   puzzles.puzzle = puzzles.list[$("puzzle-select").value];
   const p = puzzles.puzzle;
-  const word = p.name === "two-by-two" ? "most lines with two" : p.kind === "record" ? "most stones" : "fewest stones";
-  $("puzzle-optimum").textContent = p.optimum === null ? "no committed answer in results/"
+  const word = p.name === "two-by-two" ? "most lines with two" : p.kind === "record" ? "most stones"
+    : p.name === "jump-reverse" ? "fewest moves" : "fewest stones";
+  $("puzzle-optimum").textContent = p.name === "jump-forward"
+    ? (p.committed ? `committed answer: ${p.committed.steps.length} steps, 32 stones` : "no committed answer in results/")
+    : p.optimum === null || p.optimum === undefined ? "no committed answer in results/"
     : `committed optimum: ${p.optimum} (${word}; status ${p.status})`;
   puzzles.stones.clear();
   puzzles.record = [];
+  puzzles.chains = [];
+  puzzles.origin = null;
   $("puzzle-pass").hidden = p.kind !== "record";
-  $("puzzle-hint").textContent = p.kind === "record"
+  $("puzzle-hint").textContent = p.name === "jump-forward"
+    ? "Click a free node next to the jumper (dark) to place a stone there and jump it; click a node one jump " +
+      "away to go on with the chain. The referee marks what may come next."
+    : p.name === "jump-reverse"
+    ? "Click a stone to pick it up, then the node it jumps to; further landings go on with the chain (the same " +
+      "move). The referee marks what may come next."
+    : p.kind === "record"
     ? "Click nodes to play a That's My Line game for both sides (Light first); the referee marks where the mover may place."
     : "Click nodes to place and remove stones.";
   if (check) await livePuzzleCheck();
 }
+function isJump(p) {
+  return p.name === "jump-forward" || p.name === "jump-reverse";
+}
 function togglePuzzleStone(v) {
+  if (isJump(puzzles.puzzle)) return liveJump({ click: v });
   if (puzzles.puzzle.kind === "record") {
     puzzles.record.push(puzzles.view.label(v));
     livePuzzleCheck();
@@ -198,6 +227,8 @@ async function liveRecordCheck() {
     puzzles.view.setStones(r.stones_view);
     puzzles.view.mark(r.next, "next");
     puzzles.view.markLines([], "bad");
+    puzzles.view.setArrows([]);
+    puzzles.view.mark([], "mark");
     verdict($("verdict"), r.verdict, r.verdict === "valid, optimal" ? true : r.valid ? null : false);
     $("puzzle-stats").textContent = `${r.record.length} moves, ${r.objective} stones` +
       (r.optimum === null ? "" : ` (optimum ${r.optimum})`) + (r.next.length || r.pass ? `; ${r.to_move} to move` : "");
@@ -205,9 +236,36 @@ async function liveRecordCheck() {
     list($("notes"), r.notes);
   } catch (e) { verdict($("verdict"), e.message, false); }
 }
+// Get a Jump On by clicks: the server replays the chains so far plus the click (or an undo).
+async function liveJump(extra = {}) {
+  const p = puzzles.puzzle;
+  const serial = ++checkSerial;
+  try {
+    const req = { puzzle: p.name, board: "power-of-two", chains: puzzles.chains, ...extra };
+    if (p.name === "jump-reverse" && puzzles.origin) req.position = puzzles.origin;
+    const r = await api("/api/jump", req);
+    if (serial !== checkSerial) return;
+    puzzles.lastCheck = r;
+    puzzles.chains = r.chains;
+    puzzles.view.setStones(r.stones);
+    puzzles.view.setArrows(r.arrows);
+    puzzles.view.mark(r.next, "next");
+    puzzles.view.mark(r.picked === null ? [] : [r.picked], "mark");
+    puzzles.view.markLines([], "bad");
+    const good = r.verdict === "valid, optimal" || r.verdict.startsWith("valid:") ? true
+      : r.verdict === "in progress" ? null : false;
+    verdict($("verdict"), r.verdict, good);
+    $("puzzle-stats").textContent = r.count + (r.optimum ? ` (optimum ${r.optimum} moves)` : "");
+    list($("faults"), r.illegal ? [r.illegal, ...r.faults] : r.faults);
+    list($("notes"), r.notes);
+  } catch (e) { verdict($("verdict"), e.message, false); }
+}
 async function livePuzzleCheck() {
   const p = puzzles.puzzle;
+  if (isJump(p)) return liveJump();
   if (p.kind === "record") return liveRecordCheck();
+  puzzles.view.setArrows([]);
+  puzzles.view.mark([], "mark");
   puzzles.view.mark([], "next");
   const stones = [...puzzles.stones].sort((a, b) => a - b);
   puzzles.view.setStones(stones.map((v) => ({ node: v, color: "dark" })));
@@ -229,12 +287,16 @@ async function startSolve() {
   try {
     showRun(await api("/api/solve", { puzzle: p.name, strict: p.strict, time_limit: Number($("solve-limit").value) }));
   } catch (e) { $("solve-log").textContent = e.message; return; }
-  const tick = async () => {
-    const s = await api("/api/solve");
+  // progress streamed by the server (server-sent events) until the run ends
+  if (puzzles.events) puzzles.events.close();
+  const events = new EventSource("/api/solve/events");
+  puzzles.events = events;
+  events.onmessage = (e) => {
+    const s = JSON.parse(e.data);
     showRun(s);
-    if (s.state === "running") setTimeout(tick, 500);
+    if (s.state !== "running") events.close();
   };
-  setTimeout(tick, 500);
+  events.onerror = () => events.close();
 }
 function showRun(s) {
   puzzles.run = s;
@@ -244,7 +306,8 @@ function showRun(s) {
   $("solve-log").textContent = lines.join("\n");
   $("solve-cancel").disabled = s.state !== "running";
   $("solve-start").disabled = s.state === "running";
-  $("solve-show").disabled = !(s.result && (s.result.record || Array.isArray(s.result.stones)));
+  $("solve-show").disabled = !(s.result && (s.result.record || Array.isArray(s.result.stones) ||
+    (Array.isArray(s.result.steps) || Array.isArray(s.result.moves)) && s.result.objective !== null));
 }
 
 // ------------------------------------------------------------------ sequences
