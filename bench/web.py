@@ -4,7 +4,9 @@ For every registered game: the median time of the referee's ``click_options`` at
 (no clicks yet, and after the first offered click), called in-process, and of the whole
 ``POST /api/game`` request through Starlette's test client (the record replayed, the position
 drawn, the options computed). Then the live check of the committed One by One answer
-(``POST /api/check``). Goal: every median under 50 ms, Netzwerk included.
+(``POST /api/check``) and one click of the Get a Jump On click puzzles (``POST /api/jump``: the
+chains replayed, the click applied, the options and the verdict). Goal: every median under
+50 ms, Netzwerk included.
 
 ``python -m bench web`` (21 runs each); ``python -m bench.web RUNS``.
 """
@@ -67,6 +69,21 @@ def check_ms(runs: int) -> tuple[float, float]:
     return lib, http
 
 
+def jump_ms(runs: int) -> list[tuple[str, float]]:
+    """One click at the start of each Get a Jump On click puzzle, through ``POST /api/jump``."""
+    from starlette.testclient import TestClient
+
+    from powertwo.web import create_app
+
+    client = TestClient(create_app(), base_url="http://127.0.0.1:8765")
+    out = []
+    for puzzle in ("jump-forward", "jump-reverse"):
+        first = client.post("/api/jump", json={"puzzle": puzzle}).json()["next"][0]
+        out.append((puzzle, median_ms(lambda p=puzzle, f=first: client.post(
+            "/api/jump", json={"puzzle": p, "click": f}).raise_for_status(), runs)))
+    return out
+
+
 def main(runs: int = 21) -> None:
     print(f"## Workbench latency (median of {runs} runs, ms; goal < {GOAL_MS:g} ms)\n")
     print("| game | next at start (referee) | after one click (referee) | POST /api/game, one click | goal |")
@@ -78,6 +95,9 @@ def main(runs: int = 21) -> None:
     ok = "met" if http < GOAL_MS else "MISSED"
     print(f"\n| live check | checker | POST /api/check | goal |\n|---|---:|---:|---|\n"
           f"| one-by-one, committed answer | {lib:.1f} | {http:.1f} | {ok} |\n")
+    print("| click puzzle | POST /api/jump, first click | goal |\n|---|---:|---|")
+    for puzzle, ms in jump_ms(runs):
+        print(f"| {puzzle} | {ms:.1f} | {'met' if ms < GOAL_MS else 'MISSED'} |")
 
 
 if __name__ == "__main__":
