@@ -159,15 +159,26 @@ def test_ctrl_c_returns_the_best_answer_so_far():
 
 def test_ctrl_c_still_works_after_a_cp_sat_solve():
     """CP-SAT catches SIGINT during its search and leaves no handler behind; the solvers put the
-    Python handler back, so a later Ctrl-C is a KeyboardInterrupt, not the death of the process."""
-    import time
+    Python handler back, so a later Ctrl-C is a KeyboardInterrupt, not the death of the process
+    nor a signal swallowed. Run in a fresh interpreter (a process that has solved once, as the CLI
+    does), so no signal handler left by another test's solver can interfere."""
+    import subprocess
+    import sys
 
-    from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat
-
-    solve_cpsat(load("power-of-two"), VARIANTS["one-by-one"])
-    with pytest.raises(KeyboardInterrupt):
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(1)
+    script = (
+        "import os, signal, time\n"
+        "from powertwo.boards import load\n"
+        "from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat\n"
+        "solve_cpsat(load('power-of-two'), VARIANTS['one-by-one'])\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "    print('swallowed')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt')\n"
+    )
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert (res.returncode, res.stdout.strip()) == (0, "KeyboardInterrupt"), res.stderr[-500:]
 
 
 def test_ctrl_c_in_jump_reverse_returns_the_best_answer_so_far():
