@@ -165,8 +165,10 @@ def test_ctrl_c_still_works_after_a_cp_sat_solve():
     import subprocess
     import sys
 
-    script = (
+    script = (  # Python's own handler first: a background job of a non-interactive shell starts with
+        # SIGINT ignored, and a Python started so keeps it ignored (it failed so, launched with `&`)
         "import os, signal, time\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from powertwo.boards import load\n"
         "from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat\n"
         "solve_cpsat(load('power-of-two'), VARIANTS['one-by-one'])\n"
