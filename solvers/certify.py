@@ -113,14 +113,26 @@ def refute(clauses: Sequence[Sequence[int]]) -> tuple[bool, str, float]:
     return bool(sat), proof, time.perf_counter() - started
 
 
+_VERDICTS: dict[tuple[str, str, str], tuple[bool, str, float]] = {}
+"""dratify's verdicts in this process, by (formula hash, proof hash, engine): the same bytes are
+never checked twice (a results job checks each proof it wrote again through the file checker;
+a test checks one file under many mutations). The checker is deterministic, so a verdict for
+identical input is that input's verdict."""
+VERDICTS_KEPT = 32
+
+
 def check(cnf_text: str, proof_text: str, engine: str = "auto") -> tuple[bool, str, float]:
     """``dratify``'s verdict on a DIMACS formula and a DRAT proof: ``(ok, verdict, seconds)``.
     ``engine``: ``"native"`` (Rust, from ``cdclkit[native]``), ``"python"``, or ``"auto"`` (native
-    when installed)."""
+    when installed). ``seconds`` is the time of the check that gave the verdict (an identical
+    formula and proof checked earlier in this process is not checked again)."""
     from dratify import check_proof, parse_dimacs
 
     if engine not in ENGINES:
         raise ValueError(f"dratify engine {engine!r}: use one of {', '.join(ENGINES)}")
+    key = (sha256(cnf_text), sha256(proof_text), engine)
+    if key in _VERDICTS:
+        return _VERDICTS[key]
     if engine != "python":
         _native_registered()
     started = time.perf_counter()
@@ -129,7 +141,10 @@ def check(cnf_text: str, proof_text: str, engine: str = "auto") -> tuple[bool, s
     except ValueError as exc:  # malformed proof or formula
         return False, f"REJECTED: {exc}", time.perf_counter() - started
     verdict = ("VERIFIED: " if result.ok else "REJECTED: ") + result.reason
-    return bool(result.ok), verdict, time.perf_counter() - started
+    if len(_VERDICTS) >= VERDICTS_KEPT:
+        _VERDICTS.pop(next(iter(_VERDICTS)))
+    _VERDICTS[key] = out = (bool(result.ok), verdict, time.perf_counter() - started)
+    return out
 
 
 def certify_unsat(clauses: Sequence[Sequence[int]], claim: str, comments: Iterable[str] = (),
