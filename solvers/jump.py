@@ -312,8 +312,10 @@ def diagram_forward(data: Mapping, board: Board, *, ids: bool = False):
 
 
 # ---------------------------------------------------------------------------- reverse
-def default_position(board: Board, corner: Any = None) -> list[NodeId]:
-    return solve_forward(board, corner=corner)["final_position"]
+def default_position(board: Board, corner: Any = None, time_limit: float | None = None) -> list[NodeId]:
+    """The final position of the default forward answer (the reverse puzzle's default start);
+    ``time_limit`` bounds the forward search (SolutionError when it finds none in time)."""
+    return solve_forward(board, corner=corner, time_limit=time_limit)["final_position"]
 
 
 def _targets(board: Board, target: Any, targets: Sequence[NodeId] | None) -> list[NodeId] | None:

@@ -325,3 +325,14 @@ def test_solver_progress_streams_as_server_sent_events(client):
     assert events[0]["state"] == "running" and events[-1]["state"] == "done"
     assert (events[-1]["result"]["status"], events[-1]["result"]["objective"]) == ("optimal", 16)
     assert any("solving with cp-sat" in line for line in events[-1]["log"])
+
+
+def test_jump_reverse_on_an_uploaded_board_with_its_own_position(client):
+    from powertwo.solvers.jump_search import english_board, random_solvable
+
+    board = english_board()
+    position = random_solvable(board, 17, 6, seed=3)
+    view = client.post("/api/jump", json={"puzzle": "jump-reverse", "board": to_dict(board),
+                                          "position": position}).json()
+    assert view["board"] == "english-33" and sorted(s["node"] for s in view["stones"]) == sorted(position)
+    assert view["count"] == "0 moves, 6 stones left" and view["starts"]

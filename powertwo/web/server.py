@@ -41,6 +41,9 @@ MAX_BODY = 1 << 20
 """Request bodies larger than this (1 MiB) are refused with 413."""
 SOLVE_TIME_LIMIT = 120.0
 """The longest a solver run may take (seconds); a request may ask for less."""
+JUMP_START_SECONDS = 10.0
+"""The longest the reverse click puzzle searches for a forward answer to start from, on a board
+without a committed one (a request may give its own ``position`` instead)."""
 SSE_INTERVAL = 0.25
 """How often the progress stream looks at the solver run (seconds)."""
 COMPUTER_SECONDS = (0.1, 10.0)
@@ -294,7 +297,7 @@ def jump_clicks(data: Mapping) -> dict:
             origin = read_position(field(data, "position", list), board)
         else:
             done = committed(puzzle) if board.name == "power-of-two" else None
-            origin = done["position"] if done else default_position(board)
+            origin = done["position"] if done else default_position(board, time_limit=JUMP_START_SECONDS)
         state = jc.replay(board, puzzle, origin, jc.chains_of(data.get("chains", [])))
         illegal = None
         if field(data, "undo", bool, False):
@@ -648,7 +651,10 @@ def create_app(host: str = "127.0.0.1") -> ASGIApp:
         return JSONResponse(solitaire_check(data) if data.get("puzzle") == "thats-my-line" else line_check(data))
 
     async def jump(request: Request) -> Response:
-        return JSONResponse(jump_clicks(await body(request)))
+        from starlette.concurrency import run_in_threadpool
+
+        data = await body(request)  # off the event loop: a start position may need a forward search
+        return JSONResponse(await run_in_threadpool(jump_clicks, data))
 
     async def sequence(request: Request) -> Response:
         return JSONResponse(sequence_frames(await body(request)))
