@@ -206,11 +206,18 @@ def test_jump_reverse_steps_show_the_stone_count(page):
     committed = json.loads((RESULTS / "jump-reverse.json").read_text())
     view(page, "sequences")
     select_containing(page, "#sequence-select", "reverse")
+    page.wait_for_load_state("networkidle")  # the answer (re)loaded before the first step
     count = len(committed["position"])
     page.wait_for_function(f"document.querySelector('#seq-position').textContent.includes('{count} stones')")
     for k, move in enumerate(committed["moves"], start=1):
         count -= len(move["jumps"])
         page.keyboard.press("ArrowRight")
+        # the chain is drawn jump by jump, then stands whole: every landing of the move
+        chains = sum(len(m["jumps"]) > 1 for m in committed["moves"][:k])  # a single jump is not animated
+        page.wait_for_function(f"(document.querySelector('#sequence-svg').dataset.animations || '0') === '{chains}'"
+                               " && !document.querySelector('#sequence-svg').dataset.animating")
+        points = page.eval_on_selector("#sequence-svg .arrow", "e => e.getAttribute('points').split(' ').length")
+        assert points == 1 + len(move["jumps"])
         page.wait_for_function(f"document.querySelector('#seq-position').textContent === "
                                f"'frame {k} of {len(committed['moves'])}; {count} stones on the board'")
         assert f"{count} stones left" in page.inner_text("#seq-caption")

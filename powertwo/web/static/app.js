@@ -331,6 +331,7 @@ async function initSequences() {
     if (seq.at >= seq.frames.length - 1) step(0);
     $("seq-play").textContent = "pause";
     seq.timer = setInterval(() => {
+      if (seq.view.svg.dataset.animating) return;  // let the chain finish
       if (seq.at >= seq.frames.length - 1) { $("seq-play").click(); return; }
       step(seq.at + 1);
     }, 900);
@@ -352,10 +353,11 @@ async function loadSequence(data) {
 }
 function step(k) {
   if (!seq.frames.length) return;
+  const forward = k === seq.at + 1;
   seq.at = Math.max(0, Math.min(seq.frames.length - 1, k));
   const f = seq.frames[seq.at];
   seq.view.setStones(f.stones);
-  seq.view.setArrows(f.arrows);
+  seq.view.setArrows(f.arrows, { animate: forward });  // a step forward draws its chain jump by jump
   seq.view.mark(f.highlight, "mark");
   $("seq-slider").value = seq.at;
   verdict($("seq-caption"), f.caption, null);

@@ -4,6 +4,7 @@
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 720;
 const PAD = 34;
+const STEP_MS = 160;  // one jump of an animated chain
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);
@@ -104,12 +105,35 @@ export class BoardView {
     }
   }
 
-  setArrows(arrows) {
-    this.gArrows.replaceChildren();
-    for (const a of arrows || []) {
-      const pts = a.path.map((v) => this.pos[v].map((c) => c.toFixed(1)).join(",")).join(" ");
-      el("polyline", { class: "arrow", points: pts, "marker-end": `url(#${this.markerId})` }, this.gArrows);
+  // Arrows along chains of jumps; with `animate` each chain is drawn jump by jump (STEP_MS apart).
+  setArrows(arrows, { animate = false } = {}) {
+    if (this.arrowTimer) {  // a chain still being drawn gives way to the new arrows
+      clearInterval(this.arrowTimer);
+      this.arrowTimer = null;
+      delete this.svg.dataset.animating;
     }
+    this.gArrows.replaceChildren();
+    const lines = (arrows || []).map((a) => {
+      const pts = a.path.map((v) => this.pos[v].map((c) => c.toFixed(1)).join(","));
+      const line = el("polyline", { class: "arrow", points: pts.join(" "), "marker-end": `url(#${this.markerId})` },
+        this.gArrows);
+      return [line, pts];
+    });
+    const longest = Math.max(0, ...lines.map(([, pts]) => pts.length));
+    if (!animate || longest <= 2) return;
+    let shown = 2;
+    for (const [line, pts] of lines) line.setAttribute("points", pts.slice(0, shown).join(" "));
+    this.svg.dataset.animating = "1";
+    this.svg.dataset.animations = String(Number(this.svg.dataset.animations || 0) + 1);
+    this.arrowTimer = setInterval(() => {
+      shown++;
+      for (const [line, pts] of lines) line.setAttribute("points", pts.slice(0, shown).join(" "));
+      if (shown >= longest) {
+        clearInterval(this.arrowTimer);
+        this.arrowTimer = null;
+        delete this.svg.dataset.animating;
+      }
+    }, STEP_MS);
   }
 
   mark(nodes, cls) {
