@@ -205,8 +205,9 @@ def test_solve_streams_progress_then_shows_the_answer(page):
 def test_jump_reverse_steps_show_the_stone_count(page):
     committed = json.loads((RESULTS / "jump-reverse.json").read_text())
     view(page, "sequences")
+    loads = int(page.eval_on_selector("#sequence-svg", "e => e.dataset.loads || '0'"))
     select_containing(page, "#sequence-select", "reverse")
-    page.wait_for_load_state("networkidle")  # the answer (re)loaded before the first step
+    page.wait_for_function(f"document.querySelector('#sequence-svg').dataset.loads === '{loads + 1}'")  # reloaded
     count = len(committed["position"])
     page.wait_for_function(f"document.querySelector('#seq-position').textContent.includes('{count} stones')")
     for k, move in enumerate(committed["moves"], start=1):

@@ -350,6 +350,8 @@ async function loadSequence(data) {
   seq.frames = r.frames;
   $("seq-slider").max = r.frames.length - 1;
   step(0);
+  const svg = $("sequence-svg");
+  svg.dataset.loads = String(Number(svg.dataset.loads || 0) + 1);  // tests wait for a load to land
 }
 function step(k) {
   if (!seq.frames.length) return;
