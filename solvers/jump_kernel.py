@@ -385,6 +385,15 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             pos = fu[d, 0]
             last = fi[d, 0]
             budget = fi[d, 1]
+            if last >= 0:  # a jumper with no jump left ends its chain: the state is (stones, none)
+                stuck = True
+                for kk in range(jstart[last], jstart[last + 1]):
+                    if (pos >> np.uint64(jover[kk])) & _U1 and not (pos >> np.uint64(jto[kk])) & _U1:
+                        stuck = False
+                        break
+                if stuck:
+                    last = -1
+                    fi[d, 0] = -1
             if pos & (pos - _U1) == _U0:
                 result = 1 if pos & targets else 0
             else:
@@ -398,7 +407,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                     result = 0
                 elif mode == 1 and _lower_bound(pos, last, live, unj, regions) > budget:
                     result = 0
-                elif mode == 1 and budget == 0 and not _one_chain(pos, last, targets, jstart, jover, jto, ends):
+                elif mode == 1 and budget == 0 and (last < 0 or
+                                                    not _one_chain(pos, last, targets, jstart, jover, jto, ends)):
                     stats[3] += 1
                     result = 0
                 else:
