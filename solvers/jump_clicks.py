@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
 
-from .jump import FORWARD, REVERSE, STONES, parse_chains, replay_forward, replay_reverse
+from .jump import FORWARD, REVERSE, STONES, JumpTables, parse_chains, replay_forward, replay_reverse
 from .registry import SolutionError
 
 Chain = tuple[NodeId, tuple[NodeId, ...]]
@@ -63,8 +63,7 @@ class JumpClicks:
 
     def file(self, board: Board, origin: Any) -> dict:
         """The solution file of the answer so far, as ``powertwo check`` reads it."""
-        key = "place" if self.puzzle == FORWARD else "from"
-        chains = [{key: start, "jumps": list(landings)} for start, landings in self.complete]
+        chains = entries(self.puzzle, self.complete)
         if self.puzzle == FORWARD:
             return {"puzzle": FORWARD, "board": board.name, "corner": origin, "steps": chains}
         return {"puzzle": REVERSE, "board": board.name, "position": sorted(origin), "moves": chains,
@@ -72,9 +71,11 @@ class JumpClicks:
                 "objective": len(chains) if self.finished else None}
 
 
-def _jumps(board: Board) -> dict[tuple[NodeId, NodeId], NodeId]:
-    """(from, to) -> the node jumped over."""
-    return {(a, c): b for a, b, c in board.jumps}
+def entries(puzzle: str, chains: Sequence[Chain]) -> list[dict]:
+    """Chains as the solution file writes them: forward ``{"place", "jumps"}``, reverse
+    ``{"from", "jumps"}`` (what :func:`replay` reads back)."""
+    key = "place" if puzzle == FORWARD else "from"
+    return [{key: start, "jumps": list(landings)} for start, landings in chains]
 
 
 def replay(board: Board, puzzle: str, origin: Any, raw: Sequence[Any]) -> JumpClicks:
@@ -84,7 +85,7 @@ def replay(board: Board, puzzle: str, origin: Any, raw: Sequence[Any]) -> JumpCl
         raise SolutionError(f"click puzzles of Get a Jump On are {FORWARD} and {REVERSE}, not {puzzle!r}")
     key = "place" if puzzle == FORWARD else "from"
     parsed = parse_chains(list(raw), key, "step" if puzzle == FORWARD else "move", puzzle, board)
-    over = _jumps(board)
+    over = JumpTables(board, symmetry=False).over  # (from, to) -> the node jumped over
     if puzzle == FORWARD:
         fault, occ, jumper, _ = replay_forward(board, origin, parsed)
         if fault:
@@ -127,7 +128,7 @@ def click(board: Board, state: JumpClicks, node: NodeId) -> tuple[Chain, ...]:
             start, landings = chains[-1]
             chains[-1] = (start, (*landings, node))
         elif node in state.places:  # a new step: place a stone on node, jump it
-            beyond = next(t for (f, t), o in _jumps(board).items() if f == state.jumper and o == node)
+            beyond = next(c for a, b, c in board.jumps if a == state.jumper and b == node)
             chains.append((node, (beyond,)))
         else:
             raise IllegalClick(_forward_reason(board, state, node))
@@ -195,4 +196,4 @@ def chains_of(raw: Any) -> list[Mapping]:
     return raw
 
 
-__all__ = ["IllegalClick", "JumpClicks", "replay", "click", "undo", "chains_of"]
+__all__ = ["IllegalClick", "JumpClicks", "replay", "click", "undo", "entries", "chains_of"]

@@ -600,8 +600,7 @@ def test_clicks_only_offer_what_the_checker_accepts(puzzle):
                 with pytest.raises(jc.IllegalClick):
                     jc.click(P2, state, v)
             chains = jc.click(P2, state, rng.choice(state.next))
-            key = "place" if puzzle == "jump-forward" else "from"
-            state = jc.replay(P2, puzzle, origin, [{key: s, "jumps": list(js)} for s, js in chains])
+            state = jc.replay(P2, puzzle, origin, jc.entries(puzzle, chains))
             done = [(s, list(js)) for s, js in state.complete]
             if puzzle == "jump-forward":
                 assert replay_forward(P2, origin, done)[0] is None

@@ -301,11 +301,11 @@ def jump_clicks(data: Mapping) -> dict:
         state = jc.replay(board, puzzle, origin, jc.chains_of(data.get("chains", [])))
         illegal = None
         if field(data, "undo", bool, False):
-            state = jc.replay(board, puzzle, origin, _chain_entries(puzzle, jc.undo(state)))
+            state = jc.replay(board, puzzle, origin, jc.entries(puzzle, jc.undo(state)))
         elif data.get("click") is not None:
             try:
                 chains = jc.click(board, state, field(data, "click", int))
-                state = jc.replay(board, puzzle, origin, _chain_entries(puzzle, chains))
+                state = jc.replay(board, puzzle, origin, jc.entries(puzzle, chains))
             except jc.IllegalClick as exc:
                 illegal = str(exc)
     except SolutionError as exc:
@@ -333,10 +333,8 @@ def jump_clicks(data: Mapping) -> dict:
         {"path": [state.chains[-2][1][-1] if puzzle == FORWARD and len(state.chains) > 1 else
                   origin if puzzle == FORWARD else last[0], *last[1]]}]
     stones = [{"node": v, "color": "dark" if v == state.jumper else "light"} for v in state.stones]
-    entries = list(solution["steps"] if puzzle == FORWARD else solution["moves"])
-    if state.picked is not None:  # a stone picked up, not yet jumped: the page sends it back
-        entries.append({"from": state.picked, "jumps": []})
-    return {"puzzle": puzzle, "board": board.name, "origin": origin, "chains": entries,
+    return {"puzzle": puzzle, "board": board.name, "origin": origin,
+            "chains": jc.entries(puzzle, state.chains),  # with a stone picked up, not yet jumped
             "stones": stones, "arrows": arrows, "next": list(state.next), "places": list(state.places),
             "landings": list(state.landings), "starts": list(state.starts), "picked": state.picked,
             "jumper": state.jumper, "illegal": illegal, "finished": state.finished, "count": count,
@@ -347,11 +345,6 @@ def jump_clicks(data: Mapping) -> dict:
 
 def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
-
-
-def _chain_entries(puzzle: str, chains: Any) -> list[dict]:
-    key = "place" if puzzle == "jump-forward" else "from"
-    return [{key: start, "jumps": list(landings)} for start, landings in chains]
 
 
 def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
