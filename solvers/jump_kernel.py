@@ -18,9 +18,11 @@ functions (one per target, at most 4 targets: when every target's pagoda sum fel
 value at the target, no target is reachable); the dead table; in mode 1 the admissible lower
 bound of :meth:`powertwo.solvers.jump_search.ReverseSearch.lower_bound` adapted to the chain in
 progress (stones on unjumpable nodes each start a move unless one of them is the last jumper
-or stays as the last stone; full Merson regions clear of those need a move each) and the
-transposition table. Symmetric positions share entries only under the symmetries that map the
-target set onto itself.
+or stays as the last stone; full Merson regions clear of those need a move each), the
+transposition table, and two reach tests near the leaves: with no fresh move left, the last
+jumper alone must be able to jump over every other stone (:func:`_one_chain`); with one left,
+the last jumper and one other stone together (:func:`_two_chains`). Symmetric positions share
+entries only under the symmetries that map the target set onto itself.
 
 The depth-first search keeps its stack in arrays, so it runs in slices of a fixed number of
 positions and resumes where it stopped: the driver (:class:`KernelSearch`) checks the time,
@@ -323,12 +325,9 @@ def _lower_bound(pos: np.uint64, last: int, live: np.uint64, unj: np.uint64, reg
 
 
 @njit(cache=True)
-def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
-               ends: np.ndarray) -> bool:
-    """Can the stone on ``j`` alone still jump over every other stone (a necessary condition)?
-    The nodes it can reach are at most those reached by jumps over stones standing now (stones
-    only leave); every other stone needs a jump over it from such a node, and the last stone
-    (the jumper) must end on a target."""
+def _reach(j: int, over: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray) -> np.uint64:
+    """The nodes a stone on ``j`` may reach by jumps over nodes of ``over``, landings ignored: a
+    superset of where it can stand while no stone outside ``over`` arrives (stones only leave)."""
     reach = _U1 << np.uint64(j)
     frontier = reach
     while frontier:
@@ -336,9 +335,20 @@ def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, j
         frontier &= frontier - _U1
         for k in range(jstart[x], jstart[x + 1]):
             tb = _U1 << np.uint64(jto[k])
-            if (pos >> np.uint64(jover[k])) & _U1 and not reach & tb:
+            if (over >> np.uint64(jover[k])) & _U1 and not reach & tb:
                 reach |= tb
                 frontier |= tb
+    return reach
+
+
+@njit(cache=True)
+def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+               ends: np.ndarray) -> bool:
+    """Can the stone on ``j`` alone still jump over every other stone (a necessary condition)?
+    The nodes it can reach are at most those reached by jumps over stones standing now (stones
+    only leave); every other stone needs a jump over it from such a node, and the last stone
+    (the jumper) must end on a target."""
+    reach = _reach(j, pos, jstart, jover, jto)
     if not reach & targets:
         return False
     rest = pos & ~(_U1 << np.uint64(j))
@@ -348,6 +358,64 @@ def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, j
         if not ends[b] & reach:
             return False
     return True
+
+
+@njit(cache=True)
+def _two_chains(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray,
+                jto: np.ndarray, ends: np.ndarray) -> bool:
+    """With one fresh move left (budget 1), can the position still be cleared (a necessary
+    condition)? ``last >= 0``: the chain of the stone on ``last`` goes on, then one other stone
+    ``J`` moves and ends as the last stone; ``last < 0``: one stone ``J`` clears the rest.
+
+    The stones the chain of ``last`` cannot jump over (no jump over them starts in its reach) are
+    *left to J*: J's reach, over the stones and wherever ``last`` may stand, must hold a start of a
+    jump over each of them but J itself, a start of a jump over a node where ``last`` may end, and a
+    target. Reaches are closed under jumps, so a stone inside a failed stone's reach fails too
+    (its reach is a subset): one reach per group of stones suffices."""
+    if last >= 0:
+        lb = _U1 << np.uint64(last)
+        rl = _reach(last, pos, jstart, jover, jto)
+        left = _U0
+        rest = pos & ~lb
+        while rest:
+            b = _low_index(rest)
+            rest &= rest - _U1
+            if not ends[b] & rl:
+                left |= _U1 << np.uint64(b)
+        if left == _U0:
+            return True
+        over = pos | rl
+        last_ends = _U0   # nodes from which a jump over a node where ``last`` may end starts
+        rest = rl
+        while rest:
+            b = _low_index(rest)
+            rest &= rest - _U1
+            last_ends |= ends[b]
+    else:
+        lb = _U0
+        left = pos
+        over = pos
+        last_ends = ~_U0
+    stones = pos & ~lb
+    seen = _U0
+    while stones & ~seen:
+        reach = _reach(_low_index(stones & ~seen), over, jstart, jover, jto)
+        seen |= reach
+        if not reach & targets or not reach & last_ends:
+            continue
+        missed = _U0   # stones left to J that no jump from its reach passes over: J itself at most
+        rest = left
+        while rest:
+            b = _low_index(rest)
+            rest &= rest - _U1
+            if not ends[b] & reach:
+                if missed:
+                    missed = ~_U0
+                    break
+                missed = _U1 << np.uint64(b)
+        if missed == _U0 or missed != ~_U0 and missed & reach & stones:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -403,13 +471,16 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                     for t in range(pneed.shape[0]):
                         if fps[d, t] >= pneed[t]:
                             live |= pbit[t]
-                if live == _U0:
+                if mode == 1 and budget == 0 and (last < 0 or
+                                                  not _one_chain(pos, last, targets, jstart, jover, jto, ends)):
+                    stats[3] += 1
+                    result = 0
+                elif live == _U0:
                     result = 0
                 elif mode == 1 and _lower_bound(pos, last, live, unj, regions) > budget:
                     result = 0
-                elif mode == 1 and budget == 0 and (last < 0 or
-                                                    not _one_chain(pos, last, targets, jstart, jover, jto, ends)):
-                    stats[3] += 1
+                elif mode == 1 and budget == 1 and not _two_chains(pos, last, targets, jstart, jover, jto, ends):
+                    stats[4] += 1
                     result = 0
                 else:
                     key = _U0
@@ -649,7 +720,7 @@ class KernelSearch:
             self.jpag[:, k] = self.pw[:, t] - self.pw[:, f] - self.pw[:, o]
         self.targets = np.uint64(tmask)
         self.memory = max(1, memory_mb) * (1 << 20)
-        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats = np.zeros(5, dtype=np.int64)
         self.pk = np.zeros(1, dtype=np.uint64)
         self.pd = np.zeros(1, dtype=np.int8)
         self.radius = self.perimeter_size = 0

@@ -6,6 +6,7 @@ import copy
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -412,6 +413,74 @@ def test_kernel_matches_python_engine_on_random_positions(board, stones, count):
             assert check_reverse(answer, board).valid
         outcomes.add(plain is None)
     assert outcomes == {True, False}     # both kinds were compared
+
+
+def _clearable(board, pos: frozenset, last: int, budget: int, seen: dict) -> bool:
+    """Exactly: can ``pos`` be cleared to one stone with the chain of the stone on ``last`` (0 for
+    none) going on for free and at most ``budget`` fresh moves? (Plain recursion over single jumps.)"""
+    if len(pos) == 1:
+        return True
+    key = (pos, last, budget)
+    if key not in seen:
+        seen[key] = any(_clearable(board, pos - {a, b} | {c}, c, budget - (a != last), seen)
+                        for a, b, c in board.jumps
+                        if a in pos and b in pos and c not in pos and (a == last or budget > 0))
+    return seen[key]
+
+
+def _backward_chains(board, moves: int, seed: int) -> tuple[list[int], int]:
+    """A position cleared by ``moves`` chains: chains played backwards from one stone (each goes on
+    with odds 3 in 4); returns it and the node of the stone whose chain comes first."""
+    import random
+
+    rng = random.Random(seed)
+    occ = {rng.choice(board.nodes)}
+    x = next(iter(occ))
+    for _ in range(moves):
+        x = rng.choice(sorted(occ))
+        while True:
+            options = [(a, b) for a, b, c in board.jumps if c == x and a not in occ and b not in occ]
+            if not options:
+                break
+            a, b = rng.choice(options)
+            occ = occ - {x} | {a, b}
+            x = a
+            if rng.random() < 0.25:
+                break
+    return sorted(occ), x
+
+
+@pytest.mark.parametrize("board", [P2, ENGLISH], ids=["power-of-two", "english"])
+def test_leaf_reach_tests_never_refute_a_clearable_position(board):
+    """The kernel's two tests near the leaves (no fresh move left: the last jumper alone clears the
+    board; one left: it and one other stone) are necessary conditions: on positions cleared by one
+    or two chains played backwards, and on random positions, with the last jumper given or not, they
+    never refute what the exact recursion clears; and they do refute."""
+    from powertwo.solvers.jump_kernel import _one_chain, _two_chains
+
+    ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
+    tables = (ks.jstart, ks.jover, ks.jto)
+    every = np.uint64((1 << board.size) - 1)
+    counts = {(budget, verdict): 0 for budget in (0, 1) for verdict in ("cleared", "refuted")}
+    seen: dict = {}
+    for seed in range(600):
+        if seed % 3:
+            pos, last = _backward_chains(board, 1 + seed % 2, seed)
+            if seed % 5 == 0:
+                last = 0
+        else:
+            pos = _random_position(board, 5 + seed % 6, seed)
+            last = pos[seed % len(pos)] if seed % 2 else 0
+        mask = np.uint64(mask_of(pos))
+        passes = {1: _two_chains(mask, last - 1, every, *tables, ks.ends)}
+        if last:
+            passes[0] = _one_chain(mask, last - 1, every, *tables, ks.ends)
+        for budget, ok in passes.items():
+            exact = _clearable(board, frozenset(pos), last, budget, seen)
+            assert ok or not exact, (pos, last, budget)
+            if exact or not ok:
+                counts[budget, "cleared" if exact else "refuted"] += 1
+    assert min(counts.values()) > 100, counts
 
 
 def test_kernel_with_target_matches_plain_bfs():
