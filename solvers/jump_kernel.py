@@ -21,7 +21,8 @@ progress (stones on unjumpable nodes each start a move unless one of them is the
 or stays as the last stone; full Merson regions clear of those need a move each), the
 transposition table, and two reach tests near the leaves: with no fresh move left, the last
 jumper alone must be able to jump over every other stone (:func:`_one_chain`); with one left,
-the last jumper and one other stone together (:func:`_two_chains`). Symmetric positions share
+the last jumper and one other stone together (:func:`_two_chains`; not where the backward
+perimeter answers exactly). Symmetric positions share
 entries only under the symmetries that map the target set onto itself.
 
 The depth-first search keeps its stack in arrays, so it runs in slices of a fixed number of
@@ -362,16 +363,18 @@ def _one_chain(pos: np.uint64, j: int, targets: np.uint64, jstart: np.ndarray, j
 
 @njit(cache=True)
 def _two_chains(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray,
-                jto: np.ndarray, ends: np.ndarray) -> bool:
-    """With one fresh move left (budget 1), can the position still be cleared (a necessary
-    condition)? ``last >= 0``: the chain of the stone on ``last`` goes on, then one other stone
-    ``J`` moves and ends as the last stone; ``last < 0``: one stone ``J`` clears the rest.
+                jto: np.ndarray, ends: np.ndarray) -> np.uint64:
+    """With one fresh move left (budget 1), which stones may make it (a necessary condition; no
+    stone: the position is refuted)? ``last >= 0``: the chain of the stone on ``last`` goes on, then
+    one other stone ``J`` moves and ends as the last stone; ``last < 0``: one stone ``J`` clears the
+    rest. Returns the mask of the stones that may be ``J``, or every node when the chain of
+    ``last`` may clear the board alone.
 
     The stones the chain of ``last`` cannot jump over (no jump over them starts in its reach) are
     *left to J*: J's reach, over the stones and wherever ``last`` may stand, must hold a start of a
     jump over each of them but J itself, a start of a jump over a node where ``last`` may end, and a
-    target. Reaches are closed under jumps, so a stone inside a failed stone's reach fails too
-    (its reach is a subset): one reach per group of stones suffices."""
+    target. A stone inside another's reach has a reach inside it, so one reach per group of stones
+    decides: a failed group has no J; a group missing one stone left to J allows only that stone."""
     if last >= 0:
         lb = _U1 << np.uint64(last)
         rl = _reach(last, pos, jstart, jover, jto)
@@ -383,7 +386,7 @@ def _two_chains(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarra
             if not ends[b] & rl:
                 left |= _U1 << np.uint64(b)
         if left == _U0:
-            return True
+            return ~_U0
         over = pos | rl
         last_ends = _U0   # nodes from which a jump over a node where ``last`` may end starts
         rest = rl
@@ -398,6 +401,7 @@ def _two_chains(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarra
         last_ends = ~_U0
     stones = pos & ~lb
     seen = _U0
+    movers = _U0
     while stones & ~seen:
         reach = _reach(_low_index(stones & ~seen), over, jstart, jover, jto)
         seen |= reach
@@ -413,9 +417,20 @@ def _two_chains(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarra
                     missed = ~_U0
                     break
                 missed = _U1 << np.uint64(b)
-        if missed == _U0 or missed != ~_U0 and missed & reach & stones:
-            return True
-    return False
+        if missed == _U0:
+            movers |= reach & stones
+        elif missed != ~_U0:
+            movers |= missed & reach & stones
+    return movers
+
+
+@njit(cache=True)
+def _no_movers(fu: np.ndarray, d: int, pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarray,
+               jover: np.ndarray, jto: np.ndarray, ends: np.ndarray) -> bool:
+    """Keeps :func:`_two_chains` in frame ``d`` (the stones that may start the last fresh move);
+    True when there is none."""
+    fu[d, 3] = _two_chains(pos, last, targets, jstart, jover, jto, ends)
+    return fu[d, 3] == _U0
 
 
 @njit(cache=True)
@@ -428,7 +443,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
          pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int) -> int:
     """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions.
 
-    Frame ``d``: ``fu[d] = (stones, movers left, canonical key)``, ``fi[d] = (last jumper,
+    Frame ``d``: ``fu[d] = (stones, movers left, canonical key, stones that may start a move)``, ``fi[d] = (last jumper,
     budget, phase, mover, next jump, landing, key's last node)``. ``state = (depth, entering)``.
     The frames carry what a position's children update by three bits or three weights instead of
     recomputing: ``fimg[d, s]`` = the image of the stones under symmetry ``s`` (``s = 0`` the
@@ -462,6 +477,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                 if stuck:
                     last = -1
                     fi[d, 0] = -1
+            fu[d, 3] = ~_U0   # the stones that may start a fresh move (see _two_chains)
             if pos & (pos - _U1) == _U0:
                 result = 1 if pos & targets else 0
             else:
@@ -479,7 +495,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                     result = 0
                 elif mode == 1 and _lower_bound(pos, last, live, unj, regions) > budget:
                     result = 0
-                elif mode == 1 and budget == 1 and not _two_chains(pos, last, targets, jstart, jover, jto, ends):
+                elif mode == 1 and budget == 1 and radius == 0 and _no_movers(fu, d, pos, last, targets, jstart, jover,
+                                                                              jto, ends):
                     stats[4] += 1
                     result = 0
                 else:
@@ -565,7 +582,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                 fi[d, 2] = 1
                 if mode == 1 and budget == 0:
                     break
-                rest = pos
+                rest = pos & fu[d, 3]
                 last = fi[d, 0]
                 if last >= 0 and mode != 2:
                     rest &= ~(_U1 << np.uint64(last))
@@ -809,7 +826,7 @@ class KernelSearch:
     def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> Walk:
         """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
         symmetry ``sym``, ready for :meth:`advance`."""
-        fu = np.zeros((self.stones + 1, 3), dtype=np.uint64)
+        fu = np.zeros((self.stones + 1, 4), dtype=np.uint64)
         fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
         p = self.perms[sym]
         fu[0, 0] = np.uint64(mask_of(p[v - 1] for v in start))

@@ -483,6 +483,28 @@ def test_leaf_reach_tests_never_refute_a_clearable_position(board):
     assert min(counts.values()) > 100, counts
 
 
+def test_kernel_finds_a_finish_within_the_chains_played_backwards():
+    """Positions built by 2 to 5 chains played backwards on the Power of Two board (where the reach
+    tests prune: no backward perimeter with 64 targets) are cleared within that many moves by the
+    kernel, and its answer replays in the checker."""
+    from powertwo.solvers.jump_kernel import chains
+
+    ks = KernelSearch(P2, P2.nodes[:32])      # one instance, searched from each start
+    sizes = []
+    for seed in range(80):
+        moves = 2 + seed % 4
+        pos, _ = _backward_chains(P2, moves, seed + 1000)
+        status, jumps = ks.search(moves, start=pos)
+        assert status == FOUND, (seed, pos, moves)
+        found = chains(jumps)
+        assert len(found) <= moves
+        answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
+                  "status": "feasible", "objective": len(found), "bound": 1}
+        assert check_reverse(answer, P2, reprove=False).valid, (seed, found)
+        sizes.append(len(pos))
+    assert max(sizes) >= 20
+
+
 def test_kernel_with_target_matches_plain_bfs():
     for seed in range(4):
         pos = random_solvable(ENGLISH, CENTRE, 12, seed + 60)
