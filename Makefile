@@ -19,12 +19,13 @@ venv: $(STAMP)
 results: $(STAMP)
 	$(BIN)/powertwo results --out results
 
+# One pytest worker per core (pytest-xdist): the suite is CPU-bound and each test single-threaded.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
-# The quick loop while developing: every test but those marked slow (under a minute).
+# The quick loop while developing: every test but those marked slow.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 LINT_STAMP := $(VENV)/.lint-installed
 
