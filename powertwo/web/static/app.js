@@ -237,7 +237,14 @@ async function liveRecordCheck() {
   } catch (e) { verdict($("verdict"), e.message, false); }
 }
 // Get a Jump On by clicks: the server replays the chains so far plus the click (or an undo).
-async function liveJump(extra = {}) {
+// Clicks queue up: each request starts from the chains the previous answer left, so a quick
+// second click is never judged against the position before the first.
+let jumpQueue = Promise.resolve();
+function liveJump(extra = {}) {
+  jumpQueue = jumpQueue.then(() => jumpRequest(extra));
+  return jumpQueue;
+}
+async function jumpRequest(extra) {
   const p = puzzles.puzzle;
   const serial = ++checkSerial;
   try {
