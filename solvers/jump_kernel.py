@@ -446,10 +446,10 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     Frame ``d``: ``fu[d] = (stones, movers left, canonical key, stones that may start a move)``,
     ``fi[d] = (last jumper, budget, phase, mover, next jump, landing, key's last node)``.
     ``state = (depth, entering)``. The frames carry what a position's children update by three
-    bits or three weights instead of recomputing: ``fimg[d, s]`` = the image of the stones under symmetry ``s`` (``s = 0`` the
-    identity) and ``fps[d, t]`` = the stones' sum under pagoda ``t``; ``jimg[s, k]`` and
-    ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes' image; to-weight minus from-
-    and over-weights).
+    bits or three weights instead of recomputing: ``fimg[d, s]`` = the image of the stones under
+    symmetry ``s`` (``s = 0`` the identity) and ``fps[d, t]`` = the stones' sum under pagoda
+    ``t``; ``jimg[s, k]`` and ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes'
+    image; to-weight minus from- and over-weights).
     ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). Pauses also
     when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
     Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
