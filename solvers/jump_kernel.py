@@ -44,7 +44,9 @@ from numba import njit
 
 from powertwo.boards import Board, NodeId
 
-from .jump_search import PERIMETER_STONES, TargetSetup, mask_of, merson_regions, nodes_of, target_setup
+from .jump_search import (
+    PERIMETER_STONES, JumpTables, TargetSetup, mask_of, merson_regions, nodes_of, popcount, target_setup,
+)
 
 Progress = Callable[[str], None]
 
@@ -56,6 +58,12 @@ DEFAULT_MEMORY_MB = 4096
 MIN_SLOTS = 1 << 16
 UPPER_SHARE = 0.25
 """Share of a time or position limit that branch and bound (upper bounds) may spend before deepening."""
+BEAM_SHARE = 0.1
+"""Share of a time or position limit for the beam search (upper bounds), run before branch and bound."""
+BEAM_WIDTH = 10
+"""Positions the beam keeps per move."""
+BEAM_PROBE = 200_000
+"""Positions of each probe of the beam (a search for any finish, then one for a shorter finish)."""
 STALL_NODES = 40_000_000
 """Branch and bound (run when a time or position limit is given) ends after this many positions
 without a better answer; without a limit, a deepening step that has not refuted its budget after
@@ -918,6 +926,75 @@ class KernelSearch:
                     self.progress(f"{label}: {self.nodes:,} positions, {rate / 1e6:.1f} M/s, "
                                   f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
 
+    def beam(self, best: list[tuple[NodeId, list[NodeId]]], deadline: float | None,
+             node_cap: int) -> list[tuple[NodeId, list[NodeId]]]:
+        """Shorter answers than ``best`` (upper bounds) by a beam search on whole moves.
+
+        Move by move, every position one move away from those kept (deduplicated under the
+        symmetries that fix the targets) is ranked: fewest stones first, then the lower bound.
+        Each in turn is probed: a search for any finish of :data:`BEAM_PROBE` positions (a finish
+        is an answer: the moves so far, then the finish's), then one for a finish shorter than the
+        best. The first :data:`BEAM_WIDTH` with a finish go on to the next move, topped up with
+        those whose probe ran out; probes that exhaust drop theirs (dead positions go to the dead
+        table). Ends after ``node_cap`` positions, at ``deadline``, when no position is left, or
+        when the moves so far reach the best. Returns the best answer."""
+        tables = JumpTables(self.board, fixing=self.setup.targets)
+        spent_from = self.nodes
+        start = mask_of(self.start_nodes)
+
+        def low(q: int) -> int:
+            return int(_lower_bound(np.uint64(q), -1, self.targets, self.unj, self.regions))
+
+        def answer(path: list[int], jumps: list[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]]:
+            steps = [start, *path]
+            return [tables.chain_between(p, q) for p, q in zip(steps, steps[1:], strict=False)] + chains(jumps)
+
+        def spent() -> bool:
+            return (self.interrupted or self.nodes - spent_from >= node_cap
+                    or deadline is not None and time.perf_counter() > deadline)
+
+        kept: list[list[int]] = [[]]
+        depth = 0
+        try:
+            while kept and depth + 1 < len(best) and not spent():
+                depth += 1
+                ranked: dict[int, tuple[tuple[int, int], list[int]]] = {}
+                for path in kept:
+                    for q in tables.successors(path[-1] if path else start):
+                        key = tables.canonical(q)
+                        if key not in ranked:
+                            ranked[key] = ((popcount(q), low(q)), [*path, q])
+                with_finish: list[list[int]] = []
+                open_ended: list[list[int]] = []
+                for _, path in sorted(ranked.values(), key=lambda r: r[0]):
+                    q = path[-1]
+                    if len(with_finish) >= BEAM_WIDTH or spent():
+                        break
+                    if depth + (0 if q & (q - 1) == 0 else low(q)) >= len(best):
+                        continue
+                    if q & (q - 1) == 0:
+                        if q & self.setup.targets:
+                            best = answer(path, [])
+                        continue
+                    status, jumps = self.search(None, start=nodes_of(q), node_cap=BEAM_PROBE)
+                    if status == FOUND:
+                        finish = jumps
+                        shorter = min(len(best) - depth, len(chains(jumps))) - 1
+                        if shorter >= low(q):
+                            status, jumps = self.search(shorter, start=nodes_of(q), node_cap=BEAM_PROBE)
+                            if status == FOUND:
+                                finish = jumps
+                        if depth + len(chains(finish)) < len(best):
+                            best = answer(path, finish)
+                            self.progress(f"beam: {len(best)} moves ({self.nodes:,} positions)")
+                        with_finish.append(path)
+                    elif status == PAUSED:
+                        open_ended.append(path)
+                kept = (with_finish + open_ended)[:BEAM_WIDTH]
+        except KeyboardInterrupt:   # Ctrl-C while the moves were spelled out in Python
+            self.interrupted = True
+        return best
+
     def run(self, time_limit: float | None = None, node_limit: int | None = None,
             max_moves: int | None = None, stall: int = STALL_NODES) -> KernelResult:
         """Feasibility first (any finish: an upper bound, or ``infeasible``), then (with a limit)
@@ -965,6 +1042,16 @@ class KernelSearch:
         # with a limit, branch and bound first: better answers early (its failed budgets stay in the
         # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
         # answer (``stall``), or after UPPER_SHARE of the limit
+        if limited and len(best) - 1 > low:
+            beam_nodes = stall if node_limit is None else int(node_limit * BEAM_SHARE)
+            shorter = self.beam(best, None if time_limit is None else started + time_limit * BEAM_SHARE, beam_nodes)
+            if len(shorter) < len(best):
+                best = shorter
+                note(f"beam: {len(best)} moves")
+            else:
+                note("beam: no shorter answer")
+            if self.interrupted:
+                return result(best, low, False, False, refuted(low))
         share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
         share_nodes = None if node_limit is None else self.nodes + int(node_limit * UPPER_SHARE)
         while limited and len(best) - 1 >= low:
@@ -997,6 +1084,10 @@ class KernelSearch:
                 why = ("interrupted (Ctrl-C)" if self.interrupted else "time or position limit reached" if limited
                        else f"{stall:,} positions reached")
                 note(f"{why} while searching {budget} moves")
+                if not limited and not self.interrupted and len(best) - 1 > budget:
+                    shorter = self.beam(best, None, stall)   # the bound stays: improve the answer
+                    note(f"beam: {len(shorter)} moves" if len(shorter) < len(best) else "beam: no shorter answer")
+                    best = shorter
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
                 best = chains(jumps)

@@ -611,12 +611,32 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     runs = [KernelSearch(P2, pos).run(stall=300_000) for _ in range(2)]
     res = runs[0]
     assert res.moves is not None and not res.proven and not res.infeasible and len(res.moves) > res.bound
-    assert res.log[-1].startswith(f"300,000 positions reached while searching {res.bound} moves")
+    assert res.log[-2].startswith(f"300,000 positions reached while searching {res.bound} moves")
+    assert res.log[-1].startswith("beam: ")      # then the beam looks for a shorter answer
     assert [(r.moves, r.bound, r.nodes) for r in runs[1:]] == [(res.moves, res.bound, res.nodes)]
     limited = KernelSearch(P2, pos).run(node_limit=3_000_000, stall=300_000)
+    assert limited.log[1].startswith("beam: ")   # with a limit the beam comes first, then branch and bound
     stalled = [m for m in limited.log if m.startswith("branch and bound: no better answer within 300,000 positions")]
     assert len(stalled) == 1 and limited.moves is not None and not limited.proven
     assert len(limited.moves) <= len(res.moves) and limited.nodes == 3_000_000
+
+
+def test_beam_finds_shorter_answers_that_replay():
+    """The beam (upper bounds) turns the first finish of seed 4 (22 moves) into an answer at most
+    half as long, which the checker replays to one stone on a target."""
+    from powertwo.solvers.jump import replay_reverse
+    from powertwo.solvers.jump_kernel import chains
+
+    pos = committed("jump-bench")["positions"][3]["position"]      # seed 4
+    ks = KernelSearch(P2, pos)
+    status, jumps = ks.search(None)
+    first = chains(jumps)
+    assert status == FOUND and len(first) == 22
+    best = ks.beam(first, None, 5_000_000)
+    fault, left = replay_reverse(P2, pos, best)
+    assert fault is None and len(left) == 1 and ks.setup.targets >> (min(left) - 1) & 1
+    assert 2 * len(best) <= len(first)
+    assert ks.beam(best, None, 0) == best        # no positions to spend: the answer comes back as it was
 
 
 def test_interpreted_kernel_visits_the_same_positions(monkeypatch):
