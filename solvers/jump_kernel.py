@@ -57,7 +57,8 @@ DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
 UPPER_SHARE = 0.25
-"""Share of a time or position limit that branch and bound (upper bounds) may spend before deepening."""
+"""Share of a time or position limit that the beam and branch and bound (upper bounds) may spend
+together before the deepening, counted from the start of the run."""
 BEAM_SHARE = 0.1
 """Share of a time or position limit for the beam search (upper bounds), run before branch and bound."""
 BEAM_WIDTH = 10
@@ -964,6 +965,8 @@ class KernelSearch:
                         key = tables.canonical(q)
                         if key not in ranked:
                             ranked[key] = ((popcount(q), low(q)), [*path, q])
+                self.progress(f"beam: move {depth}, {len(ranked):,} positions to probe, best {len(best)} "
+                              f"({self.nodes:,} positions)")
                 with_finish: list[list[int]] = []
                 open_ended: list[list[int]] = []
                 for _, path in sorted(ranked.values(), key=lambda r: r[0]):
@@ -1001,6 +1004,7 @@ class KernelSearch:
         branch and bound until it stalls (:data:`STALL_NODES`), then iterative deepening on moves
         from the admissible bound up to one below the best found."""
         started = time.perf_counter()
+        started_nodes = self.nodes
         deadline = None if time_limit is None else started + time_limit
         log: list[str] = []
 
@@ -1053,7 +1057,7 @@ class KernelSearch:
             if self.interrupted:
                 return result(best, low, False, False, refuted(low))
         share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
-        share_nodes = None if node_limit is None else self.nodes + int(node_limit * UPPER_SHARE)
+        share_nodes = None if node_limit is None else started_nodes + int(node_limit * UPPER_SHARE)
         while limited and len(best) - 1 >= low:
             left = stall if share_nodes is None else min(stall, share_nodes - self.nodes)
             if left <= 0:
