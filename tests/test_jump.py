@@ -621,6 +621,7 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     assert len(limited.moves) <= len(res.moves) and limited.nodes == 3_000_000
 
 
+@pytest.mark.slow
 def test_beam_finds_shorter_answers_that_replay():
     """The beam (upper bounds) turns the first finish of seed 4 (22 moves) into an answer at most
     half as long, which the checker replays to one stone on a target."""
