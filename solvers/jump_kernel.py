@@ -13,6 +13,10 @@ share the code (:func:`_run`):
   under the same symmetry) to the largest budget proven insufficient; entries stay valid
   across iterations.
 
+Shorter answers (upper bounds) come from a beam search on whole moves whose probes are short
+searches of both kinds (:meth:`KernelSearch.beam`), and from branch and bound (mode 1 with the
+budget one below the best found).
+
 Prunings (both searches unless said): a single stone must stand on a target node; pagoda
 functions (one per target, at most 4 targets: when every target's pagoda sum fell below its
 value at the target, no target is reachable); the dead table; in mode 1 the admissible lower
@@ -969,21 +973,21 @@ class KernelSearch:
                               f"({self.nodes:,} positions)")
                 with_finish: list[list[int]] = []
                 open_ended: list[list[int]] = []
-                for _, path in sorted(ranked.values(), key=lambda r: r[0]):
+                for (stones, bound), path in sorted(ranked.values(), key=lambda r: r[0]):
                     q = path[-1]
                     if len(with_finish) >= BEAM_WIDTH or spent():
                         break
-                    if depth + (0 if q & (q - 1) == 0 else low(q)) >= len(best):
-                        continue
-                    if q & (q - 1) == 0:
+                    if stones == 1:   # one move shorter than the best at least (the loop's condition)
                         if q & self.setup.targets:
                             best = answer(path, [])
+                        continue
+                    if depth + bound >= len(best):
                         continue
                     status, jumps = self.search(None, start=nodes_of(q), node_cap=BEAM_PROBE)
                     if status == FOUND:
                         finish = jumps
                         shorter = min(len(best) - depth, len(chains(jumps))) - 1
-                        if shorter >= low(q):
+                        if shorter >= bound:
                             status, jumps = self.search(shorter, start=nodes_of(q), node_cap=BEAM_PROBE)
                             if status == FOUND:
                                 finish = jumps
@@ -1001,8 +1005,9 @@ class KernelSearch:
     def run(self, time_limit: float | None = None, node_limit: int | None = None,
             max_moves: int | None = None, stall: int = STALL_NODES) -> KernelResult:
         """Feasibility first (any finish: an upper bound, or ``infeasible``), then (with a limit)
-        branch and bound until it stalls (:data:`STALL_NODES`), then iterative deepening on moves
-        from the admissible bound up to one below the best found."""
+        the beam (:meth:`beam`) and branch and bound until it stalls (:data:`STALL_NODES`), together
+        within :data:`UPPER_SHARE` of the limit, then iterative deepening on moves from the admissible
+        bound up to one below the best found (without a limit, the beam runs when a budget stalls)."""
         started = time.perf_counter()
         started_nodes = self.nodes
         deadline = None if time_limit is None else started + time_limit
@@ -1043,17 +1048,18 @@ class KernelSearch:
             return f"exhausted search: no finish within {budget - 1} moves"
 
         limited = deadline is not None or node_limit is not None
+
+        def polish(shorter: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
+            """Logs what the beam brought (its answer is never longer than the one it was given)."""
+            note(f"beam: {len(shorter)} moves" if len(shorter) < len(best) else "beam: no shorter answer")
+            return shorter
         # with a limit, branch and bound first: better answers early (its failed budgets stay in the
         # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
         # answer (``stall``), or after UPPER_SHARE of the limit
         if limited and len(best) - 1 > low:
             beam_nodes = stall if node_limit is None else int(node_limit * BEAM_SHARE)
             shorter = self.beam(best, None if time_limit is None else started + time_limit * BEAM_SHARE, beam_nodes)
-            if len(shorter) < len(best):
-                best = shorter
-                note(f"beam: {len(best)} moves")
-            else:
-                note("beam: no shorter answer")
+            best = polish(shorter)
             if self.interrupted:
                 return result(best, low, False, False, refuted(low))
         share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
@@ -1089,9 +1095,7 @@ class KernelSearch:
                        else f"{stall:,} positions reached")
                 note(f"{why} while searching {budget} moves")
                 if not limited and not self.interrupted and len(best) - 1 > budget:
-                    shorter = self.beam(best, None, stall)   # the bound stays: improve the answer
-                    note(f"beam: {len(shorter)} moves" if len(shorter) < len(best) else "beam: no shorter answer")
-                    best = shorter
+                    best = polish(self.beam(best, None, stall))   # the bound stays: improve the answer
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
                 best = chains(jumps)
