@@ -163,3 +163,29 @@ def test_own_board_file_solves_checks_and_draws(tmp_path):
     res = run("check", out)
     assert res.exit_code == 0 and "the optimum is 3" in res.stdout
     assert run("draw", out, "-o", tmp_path / "sol.png").exit_code == 0
+
+
+def test_puzzle_homes_name_the_module_that_registers_each_puzzle():
+    """``get_puzzle`` imports only the module ``PUZZLE_HOMES`` names; every registered puzzle is
+    there, under the module that registers it."""
+    from powertwo.solvers.registry import PUZZLE_HOMES, PUZZLES, puzzle_names
+
+    names = puzzle_names()   # imports every puzzle module
+    homes = {name: PUZZLES[name].solve.__module__.rsplit(".", 1)[1] for name in names}
+    assert homes == dict(PUZZLE_HOMES)
+    assert set(names) == {"one-by-one", "line-cover", "two-by-two", "thats-my-line", "jump-forward", "jump-reverse"}
+
+
+def test_looking_up_a_jump_puzzle_does_not_load_the_line_puzzles():
+    """`powertwo solve jump-reverse` spent about a second importing OR-Tools for the line puzzles."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from powertwo.solvers.registry import get_puzzle; p = get_puzzle('jump-reverse'); "
+              "print(p.name, 'powertwo.solvers.line_puzzles' in sys.modules, 'ortools' in sys.modules)")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert res.stdout.split() == ["jump-reverse", "False", "False"], res.stderr
+    res = subprocess.run([sys.executable, "-c", script.replace("'jump-reverse'", "'no-such-puzzle'")],
+                         capture_output=True, text=True, timeout=120)
+    assert ("unknown puzzle 'no-such-puzzle' (known: one-by-one, line-cover, two-by-two, thats-my-line, "
+            "jump-forward, jump-reverse)") in res.stderr
