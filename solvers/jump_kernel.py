@@ -126,7 +126,8 @@ def _canon(pos: np.uint64, symtab: np.ndarray, nchunks: int) -> tuple[np.uint64,
 @njit(cache=True)
 def _slot(key: np.uint64, extra: int, mask: int) -> np.int64:
     h = (key ^ np.uint64(extra + 1) * np.uint64(0xD6E8FEB86659FD93)) * _HASH
-    return np.int64((h >> np.uint64(29)) & np.uint64(mask))
+    h = (h ^ (h >> np.uint64(32))) * np.uint64(0x94D049BB133111EB)   # every key bit reaches the low bits
+    return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
 
 
 @njit(cache=True)
@@ -463,7 +464,12 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     symmetry ``s`` (``s = 0`` the identity) and ``fps[d, t]`` = the stones' sum under pagoda
     ``t``; ``jimg[s, k]`` and ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes'
     image; to-weight minus from- and over-weights).
-    ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). Pauses also
+    ``mode`` 0: any finish (dead table); 1: within the budget (transposition table). In mode 1 a
+    state (stones, last jumper) refuted within ``b`` moves also records (stones, none) as refuted
+    within ``b``: every finish from (stones, none) is one from (stones, last jumper) at no greater
+    cost (a fresh move costs the same there, and the last jumper's one costs nothing). So a later
+    chain state on the same stones whose own chain has failed skips its fresh moves, which are
+    exactly the moves of (stones, none) at the same budget. Pauses also
     when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
     Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
     when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
@@ -599,6 +605,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                 last = fi[d, 0]
                 if last >= 0 and mode != 2:
                     rest &= ~(_U1 << np.uint64(last))
+                    if mode == 1 and fu[d, 2] != _U0 and _tt_get(tk, tl, tv, fu[d, 2], -1) >= budget:
+                        rest = _U0   # (stones, none) failed this budget: so does every fresh move
                 fu[d, 1] = rest
             rest = fu[d, 1]
             if rest == _U0:
@@ -627,6 +635,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             if mode == 1:
                 if fu[d, 2] != _U0:
                     _tt_put(tk, tl, tv, fu[d, 2], fi[d, 6], budget, stats)
+                    if fi[d, 6] >= 0:   # (stones, none) cannot do better (see the docstring)
+                        _tt_put(tk, tl, tv, fu[d, 2], -1, budget, stats)
             else:
                 _dead_put(dk, fu[d, 2], stats)
             result = 0
@@ -811,7 +821,7 @@ class KernelSearch:
     def distance(self, nodes: Sequence[NodeId]) -> int | None:
         """Moves from ``nodes`` to a goal by the perimeter, or ``None`` when it is outside."""
         key, _ = _canon(np.uint64(mask_of(nodes)), self.symtab, self.nchunks)
-        d = int(_per_get(self.pk, self.pd, key))
+        d = int(_per_get(self.pk, self.pd, np.uint64(key)))   # uint64: an int key compiles another version
         return None if d < 0 else d
 
     def _complete(self, nodes: Sequence[NodeId], dist: int | None) -> list[tuple[int, int]]:

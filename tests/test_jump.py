@@ -20,7 +20,7 @@ from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
     plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KernelSearch
+from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KernelSearch, _slot
 from powertwo.solvers.registry import SolutionError
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -554,6 +554,29 @@ def test_kernel_search_budgets_and_portfolio():
     status, jumps = ks.search(3)
     assert status == FOUND and len({(f, t) for f, t in jumps}) == len(rev["position"]) - 1
     assert ks.search(None)[0] == FOUND
+
+
+def test_a_refuted_chain_state_records_its_stones_without_the_chain():
+    """(stones, last jumper) refuted within b moves implies (stones, none) refuted within b: a
+    finish from the latter is one from the former at no greater cost. The table records both, so
+    every chain entry has an entry for its stones without a chain at least as high (later chain
+    states on those stones skip their fresh moves)."""
+    ks = KernelSearch(P2, committed("jump-reverse")["position"])
+    assert ks.search(2)[0] == EXHAUSTED
+    table = {(k, last): v for k, last, v in zip(ks.tk.tolist(), ks.tl.tolist(), ks.tv.tolist(), strict=True) if k}
+    chained = [(k, v) for (k, last), v in table.items() if last >= 0]
+    assert len(chained) > 1000
+    assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
+
+
+def test_hash_slots_depend_on_every_node():
+    """Positions that differ only on the high nodes (46-64 on the Power of Two board) spread over
+    the table like any others (the slot once ignored the key's top bits: whole runs of probes filled
+    with such positions, and entries were overwritten at 12% load)."""
+    mask = (1 << 16) - 1
+    low = 0b1011_0110_1110_0101
+    slots = {int(_slot(np.uint64(low | high << 46), last, mask)) for high in range(1 << 9) for last in (-1, 5)}
+    assert len(slots) > 950
 
 
 def test_cli_target_on_a_board_file(tmp_path):
