@@ -3,7 +3,9 @@ Power of Two board's benchmark set (the five seeds, 20 more seeded forward final
 unsolvable positions), and the English 33-hole central game through the CLI.
 
 ``python -m bench jump``. Environment: ``JUMP_BENCH_LIMIT`` = seconds per benchmark position
-(default 60; 0 skips that table), ``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel
+(default 60; 0 skips that table), ``JUMP_BENCH_WORKERS`` = search threads for that table and the
+English central game (default 2 where there are 2 cores; the English game also runs with 1),
+``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel
 searches per speed sample (default 100 000, a few seconds), ``JUMP_BENCH_PYTHON`` = seconds the Python
 engine gets per speed sample (default 5).
 
@@ -114,9 +116,10 @@ def speed_table(positions: int, py_seconds: float) -> None:
     print()
 
 
-def positions_table(limit: float) -> None:
+def positions_table(limit: float, workers: int) -> None:
     board = load("power-of-two")
-    print(f"The benchmark set on the Power of Two board, {limit:.0f} s per position:")
+    print(f"The benchmark set on the Power of Two board, {limit:.0f} s per position, {workers} search "
+          f"thread{'s' if workers > 1 else ''}:")
     print()
     print("| position | status | moves | bound | positions searched | seconds | proof |")
     print("|---|---|---|---|---|---|---|")
@@ -125,7 +128,7 @@ def positions_table(limit: float) -> None:
     counts: dict[str, int] = {}
     for name, pos in runs:
         began = time.perf_counter()
-        res = solve_reverse(board, position=pos, time_limit=limit)
+        res = solve_reverse(board, position=pos, time_limit=limit, workers=workers)
         counts[res["status"]] = counts.get(res["status"], 0) + 1
         print(_row(name, res, time.perf_counter() - began), flush=True)
     print()
@@ -133,7 +136,7 @@ def positions_table(limit: float) -> None:
     print()
 
 
-def english_cli() -> None:
+def english_cli(workers: int) -> None:
     english = english_board()
     centre = node_at(english, 0, 0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -142,13 +145,13 @@ def english_cli() -> None:
         start = Path(tmp) / "start.json"
         start.write_text(json.dumps([v for v in english.nodes if v != centre]))
         cmd = [str(Path(sys.executable).parent / "powertwo"), "solve", "jump-reverse", "--board", str(board_file),
-               "--position", str(start), "--target", str(centre), "--json"]
+               "--position", str(start), "--target", str(centre), "--workers", str(workers), "--json"]
         began = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True)
         took = time.perf_counter() - began
     res = json.loads(out.stdout)
     print(f"English 33-hole central game through the CLI (`powertwo solve jump-reverse --board english-33.json "
-          f"--target {centre}`): {res['status']} {res['objective']} moves (bound {res['bound']}), "
+          f"--target {centre} --workers {workers}`): {res['status']} {res['objective']} moves (bound {res['bound']}), "
           f"{res['positions_searched']:,} positions, {took:.1f} s wall clock including start-up.")
     print()
 
@@ -157,12 +160,14 @@ def main() -> None:
     limit = float(os.environ.get("JUMP_BENCH_LIMIT", "60"))
     positions = int(os.environ.get("JUMP_BENCH_INTERPRETED", "100000"))
     py_seconds = float(os.environ.get("JUMP_BENCH_PYTHON", "5"))
+    workers = int(os.environ.get("JUMP_BENCH_WORKERS", str(min(2, os.cpu_count() or 1))))
     print("## jump: Get a Jump On, reverse (compiled kernel)")
     print()
-    english_cli()
+    for n in sorted({1, workers}):
+        english_cli(n)
     speed_table(positions, py_seconds)
     if limit > 0:
-        positions_table(limit)
+        positions_table(limit, workers)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ Reverse result / solution file::
 
 Jumped nodes are implied by consecutive landings and recomputed by the checker, which refuses a
 field it does not know. Run facts (``seconds``, ``engine``, ``proof``, ``positions_searched``,
-``stopped``, ``note``) are taken as given: they say how a run went; the answer files in ``results/``
-carry no ``seconds`` (their timings are in ``results/timings.json``), so a rerun writes them
-byte for byte the same.
+``stopped``, ``note``, ``workers``) are taken as given: they say how a run went; the answer files in
+``results/`` carry no ``seconds`` (their timings are in ``results/timings.json``), so a rerun writes
+them byte for byte the same.
 The engine is :mod:`powertwo.solvers.jump_search` (IDA* on moves); the second backend is the
 CP-SAT time-step model :mod:`powertwo.models.jump`.
 """
@@ -70,7 +70,7 @@ SAT_SLICE = 10_000
 FORWARD_FIELDS = frozenset({"puzzle", "board", "corner", "steps", "final_position", "seconds"})
 REVERSE_FIELDS = frozenset({"puzzle", "board", "position", "moves", "status", "objective", "bound", "target",
                             "seed", "chain_steps", "seconds", "engine", "proof", "positions_searched", "stopped",
-                            "note"})
+                            "note", "workers"})
 ENGINES = ("kernel", "python", "sat")
 
 
@@ -335,15 +335,24 @@ def _memory(memory: Any) -> int:
     return memory
 
 
+def _workers(workers: Any) -> int:
+    workers = 1 if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SolutionError(f"--workers {workers!r}: must be a positive number of threads")
+    return workers
+
+
 def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
                   symmetry: bool | None = None, corner: Any = None, target: Any = None,
-                  targets: Sequence[NodeId] | None = None, memory: Any = None,
+                  targets: Sequence[NodeId] | None = None, memory: Any = None, workers: Any = None,
                   node_limit: int | None = None, conflict_limit: int | None = None,
                   progress: Progress = no_progress) -> dict:
     """From a position to one stone in the fewest moves (see the module docstring). ``target``: the
     node that must hold the last stone. ``node_limit`` caps the positions the search visits and
     ``conflict_limit`` the SAT backend's conflicts (both reproducible, unlike ``time_limit``);
-    ``memory``: MiB for the kernel's hash tables. Ctrl-C ends either backend with the best
+    ``memory``: MiB for the kernel's hash tables; ``workers``: the kernel's search threads (default 1,
+    the same run every time; more threads finish sooner, but which answer is found and the positions
+    counted then vary from run to run). Ctrl-C ends either backend with the best
     answer so far (status ``feasible``, ``stopped``: why) or, before any, status ``unknown``."""
     backend = _backend(backend)
     start = default_position(board, corner) if position is None else read_position(position, board)
@@ -353,7 +362,7 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     started = time.perf_counter()
     if backend == "search":
         out = _reverse_search(board, start, time_limit, symmetry is not False, goal, progress, node_limit,
-                              _memory(memory))
+                              _memory(memory), _workers(workers))
     else:
         out = _reverse_sat(board, start, Budget(None if time_limit is None else started + time_limit,
                                                 conflicts=conflict_limit, conflict_slice=SAT_SLICE), goal, progress)
@@ -376,11 +385,12 @@ def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId,
 
 
 def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None,
-                    memory: int = DEFAULT_MEMORY_MB) -> dict:
+                    memory: int = DEFAULT_MEMORY_MB, workers: int = 1) -> dict:
     """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted)."""
     if board.size <= 64:
         try:
-            ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress)
+            ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress,
+                              workers=workers)
         except KeyboardInterrupt:  # Ctrl-C while the backward perimeter was built
             return dict(_reverse_result(board, start, [], "unknown", None, 1), engine="kernel", proof="",
                         positions_searched=0, stopped="interrupted (Ctrl-C)")
@@ -393,6 +403,8 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
             status = "optimal" if res.proven else "feasible"
             out = _reverse_result(board, start, res.moves, status, len(res.moves), res.bound)
         out.update(engine="kernel", proof=res.proof, positions_searched=res.nodes)
+        if workers > 1:   # the positions are those of all threads together
+            out["workers"] = workers
         if res.interrupted:
             out["stopped"] = "interrupted (Ctrl-C)"
         return out
@@ -709,6 +721,6 @@ register_puzzle(Puzzle(
     check=check_reverse,
     diagram=diagram_reverse,
     results=results,
-    options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory"),
+    options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory", "workers"),
     order=51,
 ))

@@ -40,6 +40,7 @@ never correctness).
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -77,7 +78,7 @@ instead of running on for hours."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
-TT_BYTES = 10   # uint64 key, int8 last node, int8 budget
+TT_BYTES = 16   # uint64 key, uint64 entry: 48-bit check of the key, last node + 1, budget (see _tt_entry)
 DEAD_BYTES = 8
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 _U0 = np.uint64(0)
@@ -108,6 +109,14 @@ def _low_index(x: np.uint64) -> int:
 
 
 @njit(cache=True)
+def _high_index(x: np.uint64) -> int:
+    """Index of the highest set bit of ``x`` (non-zero)."""
+    for sh in (1, 2, 4, 8, 16, 32):
+        x |= x >> np.uint64(sh)
+    return _low_index(x ^ (x >> _U1))
+
+
+@njit(cache=True)
 def _canon(pos: np.uint64, symtab: np.ndarray, nchunks: int) -> tuple[np.uint64, int]:
     best = pos
     bs = 0
@@ -131,13 +140,25 @@ def _slot(key: np.uint64, extra: int, mask: int) -> np.int64:
 
 
 @njit(cache=True)
-def _tt_get(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, key: np.uint64, last: int) -> int:
+def _tt_entry(key: np.uint64, last: int, val: int) -> np.uint64:
+    """A table entry in one word: a 48-bit check of ``key`` (never 0), ``last + 1`` and the budget.
+    Two search threads may write one slot at once (``workers``); a word is written whole, so an
+    entry whose check does not match the key beside it is a torn write and is not read."""
+    check = ((key * np.uint64(0xC2B2AE3D27D4EB4F)) >> np.uint64(16)) | _U1
+    return (check << np.uint64(16)) | (np.uint64(last + 1) << _U8) | np.uint64(val)
+
+
+@njit(cache=True)
+def _tt_get(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int) -> int:
     mask = tk.shape[0] - 1
     i = _slot(key, last, mask)
+    want = _tt_entry(key, last, 0)
     for _ in range(PROBES):
         k = tk[i]
-        if k == key and tl[i] == last:
-            return int(tv[i])
+        if k == key:
+            e = td[i]
+            if e & ~_U255 == want:
+                return int(e & _U255)
         if k == _U0:
             return -1
         i = (i + 1) & mask
@@ -145,29 +166,28 @@ def _tt_get(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, key: np.uint64, last
 
 
 @njit(cache=True)
-def _tt_put(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, key: np.uint64, last: int, val: int,
-            stats: np.ndarray) -> None:
+def _tt_put(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int, val: int, stats: np.ndarray) -> None:
     mask = tk.shape[0] - 1
     i = _slot(key, last, mask)
+    want = _tt_entry(key, last, 0)
     victim = i
     for _ in range(PROBES):
         k = tk[i]
-        if k == key and tl[i] == last:
-            if tv[i] < val:
-                tv[i] = val
+        e = td[i]
+        if k == key and e & ~_U255 == want:
+            if e & _U255 < np.uint64(val):
+                td[i] = want | np.uint64(val)
             return
         if k == _U0:
             tk[i] = key
-            tl[i] = last
-            tv[i] = val
+            td[i] = want | np.uint64(val)
             stats[1] += 1
             return
-        if tv[i] < tv[victim]:
+        if e & _U255 < td[victim] & _U255:
             victim = i
         i = (i + 1) & mask
     tk[victim] = key
-    tl[victim] = last
-    tv[victim] = val
+    td[victim] = want | np.uint64(val)
 
 
 @njit(cache=True)
@@ -300,12 +320,12 @@ def _build_perimeter(goals: np.ndarray, max_stones: int, limit: int, pk: np.ndar
 
 
 @njit(cache=True)
-def _rehash_tt(tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, nk: np.ndarray, nl: np.ndarray, nv: np.ndarray,
-               stats: np.ndarray) -> None:
+def _rehash_tt(tk: np.ndarray, td: np.ndarray, nk: np.ndarray, nd: np.ndarray, stats: np.ndarray) -> None:
     stats[1] = 0
     for i in range(tk.shape[0]):
-        if tk[i] != _U0:
-            _tt_put(nk, nl, nv, tk[i], int(tl[i]), int(tv[i]), stats)
+        e = td[i]
+        if tk[i] != _U0 and e & ~_U255 == _tt_entry(tk[i], int((e >> _U8) & _U255) - 1, 0):
+            _tt_put(nk, nd, tk[i], int((e >> _U8) & _U255) - 1, int(e & _U255), stats)
 
 
 @njit(cache=True)
@@ -447,20 +467,22 @@ def _no_movers(fu: np.ndarray, d: int, pos: np.uint64, last: int, targets: np.ui
     return fu[d, 3] == _U0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.ndarray, state: np.ndarray,
          jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, jimg: np.ndarray, jpag: np.ndarray,
          perm: np.ndarray, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
          pneed: np.ndarray, pbit: np.ndarray,
-         tk: np.ndarray, tl: np.ndarray, tv: np.ndarray, dk: np.ndarray, stats: np.ndarray,
+         tk: np.ndarray, td: np.ndarray, dk: np.ndarray, stats: np.ndarray,
          max_nodes: int, grow_tt: int, grow_dead: int, table_from: int,
-         pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int) -> int:
+         pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int, halt: np.ndarray) -> int:
     """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions.
 
     Frame ``d``: ``fu[d] = (stones, movers left, canonical key, stones that may start a move)``,
     ``fi[d] = (last jumper, budget, phase, mover, next jump, landing, key's last node)``.
-    ``state = (depth, entering)``. The frames carry what a position's children update by three
-    bits or three weights instead of recomputing: ``fimg[d, s]`` = the image of the stones under
+    ``state = (depth, entering, order)``; order 1 tries the stones that start a move from the
+    highest node down (a second walk of the same tree in another order), 0 from the lowest up.
+    The frames carry what a position's children update by three bits or three weights instead of
+    recomputing: ``fimg[d, s]`` = the image of the stones under
     symmetry ``s`` (``s = 0`` the identity) and ``fps[d, t]`` = the stones' sum under pagoda
     ``t``; ``jimg[s, k]`` and ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes'
     image; to-weight minus from- and over-weights).
@@ -474,10 +496,12 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     Returns FOUND (the jumps are ``(fi[i, 3], fi[i, 5])`` for ``i < state[0]``; ``state[1] == 2``
     when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
     perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
-    answers at depth ``shortcut_from`` and below.
+    answers at depth ``shortcut_from`` and below. ``halt[0]``: set on FOUND or EXHAUSTED; a walk
+    that sees it set (another walk ended the search) pauses within 1024 positions.
     """
     d = state[0]
     entering = state[1]
+    high_first = state[2] == 1
     result = -1
     count = 0
     while True:
@@ -549,7 +573,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                         klast = -1
                         if last >= 0:
                             klast = perm[s, last]
-                        if _tt_get(tk, tl, tv, key, klast) >= budget:
+                        if _tt_get(tk, td, key, klast) >= budget:
                             result = 0
                         fi[d, 6] = klast
                     if result < 0:
@@ -565,16 +589,18 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                 state[0] = d
                 if state[1] != 2:
                     state[1] = 0
+                halt[0] = 1
                 return FOUND
             if d == 0:
                 stats[0] += count
                 state[0] = 0
                 state[1] = 0
+                halt[0] = 1
                 return EXHAUSTED
             d -= 1
             result = -1
         # next child of frame d
-        if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead:
+        if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead or halt[0] and count & 1023 == 0:
             stats[0] += count
             state[0] = d
             state[1] = 0
@@ -605,14 +631,14 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                 last = fi[d, 0]
                 if last >= 0 and mode != 2:
                     rest &= ~(_U1 << np.uint64(last))
-                    if mode == 1 and fu[d, 2] != _U0 and _tt_get(tk, tl, tv, fu[d, 2], -1) >= budget:
+                    if mode == 1 and fu[d, 2] != _U0 and _tt_get(tk, td, fu[d, 2], -1) >= budget:
                         rest = _U0   # (stones, none) failed this budget: so does every fresh move
                 fu[d, 1] = rest
             rest = fu[d, 1]
             if rest == _U0:
                 break
-            cur = _low_index(rest)
-            fu[d, 1] = rest & (rest - _U1)
+            cur = _high_index(rest) if high_first else _low_index(rest)
+            fu[d, 1] = rest & ~(_U1 << np.uint64(cur))
             k = jstart[cur]
         if child:
             fi[d, 3] = cur
@@ -634,9 +660,9 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
         else:
             if mode == 1:
                 if fu[d, 2] != _U0:
-                    _tt_put(tk, tl, tv, fu[d, 2], fi[d, 6], budget, stats)
+                    _tt_put(tk, td, fu[d, 2], fi[d, 6], budget, stats)
                     if fi[d, 6] >= 0:   # (stones, none) cannot do better (see the docstring)
-                        _tt_put(tk, tl, tv, fu[d, 2], -1, budget, stats)
+                        _tt_put(tk, td, fu[d, 2], -1, budget, stats)
             else:
                 _dead_put(dk, fu[d, 2], stats)
             result = 0
@@ -673,6 +699,8 @@ class Walk:
     fimg: np.ndarray
     fps: np.ndarray
     state: np.ndarray
+    stats: np.ndarray = field(default_factory=lambda: np.zeros(5, dtype=np.int64))
+    """The walk's own counters while walks run in threads (folded into the search's after each turn)."""
 
 
 def chains(jumps: Sequence[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]]:
@@ -688,15 +716,26 @@ def chains(jumps: Sequence[tuple[int, int]]) -> list[tuple[NodeId, list[NodeId]]
 
 class KernelSearch:
     """The compiled reverse search from ``start`` to one stone on one of ``targets`` (default:
-    every node the position classes and pagodas allow). ``memory_mb`` caps the hash tables."""
+    every node the position classes and pagodas allow). ``memory_mb`` caps the hash tables.
+
+    ``workers`` > 1 runs that many walks at once in threads (the kernel releases the GIL), sharing
+    both tables: a budgeted search walks the same tree from as many symmetric images of the start
+    (so in different orders; whichever walk ends first answers, and each reuses what the others
+    refuted), the search for any finish runs its portfolio that many walks at a time. The answer is
+    as proven as with one worker, but which finish is found and how many positions are counted
+    depend on the threads' timing; with ``workers=1`` (the default) every run is the same."""
 
     def __init__(self, board: Board, start: Iterable[NodeId], *, targets: Iterable[NodeId] | None = None,
                  symmetry: bool = True, pagodas: bool = True, merson: bool = True,
                  memory_mb: int = DEFAULT_MEMORY_MB, progress: Progress | None = None,
-                 setup: TargetSetup | None = None, perimeter: int = DEFAULT_PERIMETER):
+                 setup: TargetSetup | None = None, perimeter: int = DEFAULT_PERIMETER, workers: int = 1):
         if board.size > 64:
             raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
+        if workers < 1:
+            raise ValueError(f"workers {workers}: at least 1")
         self.board = board
+        self.workers = workers
+        self._pool: ThreadPoolExecutor | None = None
         self.start_nodes = sorted(start)
         self.progress = progress or (lambda _: None)
         self.interrupted = False
@@ -781,8 +820,7 @@ class KernelSearch:
     # ------------------------------------------------------------- tables
     def _alloc_tt(self, slots: int) -> None:
         self.tk = np.zeros(slots, dtype=np.uint64)
-        self.tl = np.zeros(slots, dtype=np.int8)
-        self.tv = np.zeros(slots, dtype=np.int8)
+        self.td = np.zeros(slots, dtype=np.uint64)
 
     def _alloc_dead(self, slots: int) -> None:
         self.dk = np.zeros(slots, dtype=np.uint64)
@@ -799,9 +837,9 @@ class KernelSearch:
         """Doubles a table whose load passed one half, while both stay within the memory option."""
         total = self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES
         if self.stats[1] * 2 > self.tk.shape[0] and total + self.tk.shape[0] * TT_BYTES <= self.memory:
-            old = (self.tk, self.tl, self.tv)
+            old = (self.tk, self.td)
             self._alloc_tt(old[0].shape[0] * 2)
-            _rehash_tt(*old, self.tk, self.tl, self.tv, self.stats)
+            _rehash_tt(*old, self.tk, self.td, self.stats)
             total += old[0].shape[0] * TT_BYTES
         if self.stats[2] * 2 > self.dk.shape[0] and total + self.dk.shape[0] * DEAD_BYTES <= self.memory:
             old_dk = self.dk
@@ -846,9 +884,10 @@ class KernelSearch:
         return int(self.stats[0])
 
     # ------------------------------------------------------------- searches
-    def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId]) -> Walk:
+    def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId], order: int = 0) -> Walk:
         """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
-        symmetry ``sym``, ready for :meth:`advance`."""
+        symmetry ``sym``, movers tried from the lowest node up (``order`` 0) or the highest down (1),
+        ready for :meth:`advance`."""
         fu = np.zeros((self.stones + 1, 4), dtype=np.uint64)
         fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
         p = self.perms[sym]
@@ -858,7 +897,7 @@ class KernelSearch:
         fimg = np.zeros((self.stones + 1, len(self.perms)), dtype=np.uint64)
         fps = np.zeros((self.stones + 1, self.pw.shape[0]), dtype=np.int64)
         fimg[0], fps[0] = self.images(int(fu[0, 0])), self.pagoda_sums(int(fu[0, 0]))
-        return Walk(mode, sym, fu, fi, fimg, fps, np.array([0, 1], dtype=np.int64))
+        return Walk(mode, sym, fu, fi, fimg, fps, np.array([0, 1, order], dtype=np.int64))
 
     def images(self, pos: int) -> np.ndarray:
         """The images of the bitmask ``pos`` under the symmetries in use (index 0: the identity)."""
@@ -870,13 +909,36 @@ class KernelSearch:
         """The sums of the bitmask ``pos`` under the pagoda functions in use."""
         return np.array([sum(int(w[i]) for i in range(self.n) if pos >> i & 1) for w in self.pw], dtype=np.int64)
 
-    def advance(self, w: Walk, max_nodes: int, shortcut: int = 0) -> int:
+    def advance(self, w: Walk, max_nodes: int, shortcut: int = 0, share: int = 0,
+                halt: np.ndarray | None = None) -> int:
         """Runs the walk ``w`` for at most ``max_nodes`` positions: FOUND, EXHAUSTED or PAUSED (it
-        resumes where it stopped on the next call)."""
+        resumes where it stopped on the next call). ``share`` > 0: one of that many walks running at
+        once in threads; it counts into its own ``w.stats``, pauses for table growth at its share, and
+        soon after another walk sharing ``halt`` has ended the search."""
+        grow_tt, grow_dead = self._limits()
+        stats = self.stats
+        if share:
+            stats = w.stats
+            grow_tt = max(1, (grow_tt - int(self.stats[1])) // share)
+            grow_dead = max(1, (grow_dead - int(self.stats[2])) // share)
         return int(_run(w.mode, w.fu, w.fi, w.fimg, w.fps, w.state, self.jstart, self.jover, self.jto,
                         self.jimg, self.jpag, self.perm, self.unj, self.regions, self.targets, self.ends,
-                        self.pneed, self.pbit, self.tk, self.tl, self.tv, self.dk, self.stats, max_nodes,
-                        *self._limits(), self.table_from, self.pk, self.pd, self.radius, shortcut))
+                        self.pneed, self.pbit, self.tk, self.td, self.dk, stats, max_nodes,
+                        grow_tt, grow_dead, self.table_from, self.pk, self.pd, self.radius, shortcut,
+                        np.zeros(1, dtype=np.int64) if halt is None else halt))
+
+    def _advance_together(self, group: list[Walk], step: int, shortcut: int) -> list[int]:
+        """The walks of ``group`` for ``step`` positions each, at once in threads; their counters are
+        then added to the search's."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="jump-kernel")
+        halt = np.zeros(1, dtype=np.int64)
+        futures = [self._pool.submit(self.advance, w, step, shortcut, len(group), halt) for w in group]
+        statuses = [f.result() for f in futures]
+        for w in group:
+            self.stats += w.stats
+            w.stats[:] = 0
+        return statuses
 
     def search(self, budget: int | None, deadline: float | None = None, node_cap: int | None = None,
                label: str = "", start: Sequence[NodeId] | None = None,
@@ -898,7 +960,10 @@ class KernelSearch:
                 dist = self.distance(start)
                 if dist is not None and dist <= budget:
                     return FOUND, self._complete(start, dist)
-            walks = [self.walk(1, budget, 0, start)]
+            # with workers: the same tree in other orders (movers from the highest node down, then
+            # from symmetric images of the start), so the walks meet each other's refutations
+            walks = [self.walk(1, budget, (i // 2) % len(self.perms), start, order=i % 2)
+                     for i in range(1 if complete else self.workers)]
             step_size = SLICE
         began = time.perf_counter()
         start_nodes = self.nodes
@@ -913,22 +978,22 @@ class KernelSearch:
         """The walks of :meth:`search` in turns of ``step_size`` positions."""
         shown = began
         shortcut = 1 if complete else 0
+        size = min(self.workers, len(walks))
+        groups = [walks[i:i + size] for i in range(0, len(walks), size)]
         while True:
             if self.interrupted:
                 return PAUSED, []
-            for w in walks:
-                step = step_size if node_cap is None else max(1, min(step_size, start_nodes + node_cap - self.nodes))
-                status = self.advance(w, step, shortcut)
-                if status == FOUND:
-                    back = {self.perms[w.sym][i] - 1: i for i in range(self.n)}   # the inverse symmetry
-                    jumps = [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]
-                    if w.state[1] == 2 and not complete:   # a perimeter hit: finish from there by the distances
-                        pos = w.fu[int(w.state[0]), 0]
-                        rest = [v + 1 for v in range(self.n) if int(pos) >> v & 1]
-                        rest = sorted(back[v - 1] + 1 for v in rest)
-                        jumps += self._complete(rest, self.distance(rest))
-                    return FOUND, jumps
-                if status == EXHAUSTED:
+            for group in groups:
+                step = step_size if node_cap is None else max(
+                    1, min(step_size, (start_nodes + node_cap - self.nodes) // len(group)))
+                if len(group) == 1:
+                    statuses = [self.advance(group[0], step, shortcut)]
+                else:
+                    statuses = self._advance_together(group, step, shortcut)
+                for w, status in zip(group, statuses, strict=True):
+                    if status == FOUND:
+                        return FOUND, self._found_jumps(w, complete)
+                if EXHAUSTED in statuses:
                     return EXHAUSTED, []
                 self._grow()
                 now = time.perf_counter()
@@ -940,6 +1005,18 @@ class KernelSearch:
                     rate = (self.nodes - start_nodes) / max(now - began, 1e-9)
                     self.progress(f"{label}: {self.nodes:,} positions, {rate / 1e6:.1f} M/s, "
                                   f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
+
+    def _found_jumps(self, w: Walk, complete: bool) -> list[tuple[int, int]]:
+        """The single jumps (0-based from, to) of the walk ``w`` that found a finish, mapped back from
+        its symmetric image; a perimeter hit is completed by the distances (unless ``complete``)."""
+        back = {self.perms[w.sym][i] - 1: i for i in range(self.n)}   # the inverse symmetry
+        jumps = [(back[int(w.fi[i, 3])], back[int(w.fi[i, 5])]) for i in range(int(w.state[0]))]
+        if w.state[1] == 2 and not complete:   # a perimeter hit: finish from there by the distances
+            pos = w.fu[int(w.state[0]), 0]
+            rest = [v + 1 for v in range(self.n) if int(pos) >> v & 1]
+            rest = sorted(back[v - 1] + 1 for v in rest)
+            jumps += self._complete(rest, self.distance(rest))
+        return jumps
 
     def beam(self, best: list[tuple[NodeId, list[NodeId]]], deadline: float | None,
              node_cap: int) -> list[tuple[NodeId, list[NodeId]]]:

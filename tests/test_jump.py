@@ -483,13 +483,14 @@ def test_leaf_reach_tests_never_refute_a_clearable_position(board):
     assert min(counts.values()) > 100, counts
 
 
-def test_kernel_finds_a_finish_within_the_chains_played_backwards():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
     """Positions built by 2 to 5 chains played backwards on the Power of Two board (where the reach
     tests prune: no backward perimeter with 64 targets) are cleared within that many moves by the
-    kernel, and its answer replays in the checker."""
+    kernel (one thread, or two sharing the tables), and its answer replays in the checker."""
     from powertwo.solvers.jump_kernel import chains
 
-    ks = KernelSearch(P2, P2.nodes[:32])      # one instance, searched from each start
+    ks = KernelSearch(P2, P2.nodes[:32], workers=workers)      # one instance, searched from each start
     sizes = []
     for seed in range(80):
         moves = 2 + seed % 4
@@ -563,7 +564,7 @@ def test_a_refuted_chain_state_records_its_stones_without_the_chain():
     states on those stones skip their fresh moves)."""
     ks = KernelSearch(P2, committed("jump-reverse")["position"])
     assert ks.search(2)[0] == EXHAUSTED
-    table = {(k, last): v for k, last, v in zip(ks.tk.tolist(), ks.tl.tolist(), ks.tv.tolist(), strict=True) if k}
+    table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(ks.tk.tolist(), ks.td.tolist(), strict=True) if k}
     chained = [(k, v) for (k, last), v in table.items() if last >= 0]
     assert len(chained) > 1000
     assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
@@ -577,6 +578,41 @@ def test_hash_slots_depend_on_every_node():
     low = 0b1011_0110_1110_0101
     slots = {int(_slot(np.uint64(low | high << 46), last, mask)) for high in range(1 << 9) for last in (-1, 5)}
     assert len(slots) > 950
+
+
+def test_table_entries_torn_by_two_threads_are_not_read():
+    """With workers, two threads may write one slot at once: the key from one write can stand beside
+    the entry word of another. An entry word carries a check of its key, so such a slot is a miss."""
+    from powertwo.solvers.jump_kernel import _tt_entry, _tt_get, _tt_put
+
+    tk, td, stats = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), np.zeros(5, dtype=np.int64)
+    a, b = np.uint64(0b1011 << 20), np.uint64(0b1101 << 33)
+    _tt_put(tk, td, a, 5, 3, stats)
+    _tt_put(tk, td, a, 5, 2, stats)        # a lower budget never replaces a higher one
+    assert (_tt_get(tk, td, a, 5), _tt_get(tk, td, a, -1), _tt_get(tk, td, b, 5), int(stats[1])) == (3, -1, -1, 1)
+    slot = int(np.flatnonzero(tk == a)[0])
+    td[slot] = _tt_entry(b, 5, 7)          # b's entry word beside a's key
+    assert _tt_get(tk, td, a, 5) == -1
+    td[slot] = _tt_entry(a, 5, 7)
+    assert _tt_get(tk, td, a, 5) == 7
+
+
+def test_two_workers_prove_what_one_proves():
+    """Two threads sharing the tables, each walking the tree in another order, reach the verdicts of
+    one: seed 5's 3 moves refuted, the optimum 4 through run() with an answer that replays, the 22
+    stones of issue 10 infeasible; the two walks count their positions together."""
+    from powertwo.solvers.jump import replay_reverse
+
+    pos = committed("jump-bench-5")["position"]
+    ks = KernelSearch(P2, pos, workers=2)
+    assert ks.search(3)[0] == EXHAUSTED and ks.nodes > 1_000_000
+    res = KernelSearch(P2, pos, workers=2).run(node_limit=60_000_000)
+    fault, left = replay_reverse(P2, pos, res.moves)
+    assert (res.proven, len(res.moves), res.bound, fault, len(left)) == (True, 4, 4, None, 1)
+    res = KernelSearch(P2, UNSOLVABLE_22, workers=2).run()
+    assert res.infeasible and res.proof.startswith("exhausted search")
+    with pytest.raises(ValueError, match="workers 0: at least 1"):
+        KernelSearch(P2, pos, workers=0)
 
 
 def test_cli_target_on_a_board_file(tmp_path):
@@ -599,6 +635,18 @@ def test_cli_target_on_a_board_file(tmp_path):
     res = runner.invoke(main, ["solve", "jump-reverse", "--board", str(board_file), "--position",
                                str(tmp_path / "pos.json"), "--target", "99"])
     assert res.exit_code == 2 and "--target 99: node does not exist on board english-33" in res.output
+
+
+def test_cli_workers_two_threads_give_the_optimum_and_say_so(tmp_path):
+    pos = random_solvable(P2, 60, 12, seed=3)
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    res = CliRunner().invoke(main, ["solve", "jump-reverse", "--position", str(tmp_path / "pos.json"), "--workers",
+                                    "2", "--json", "--out", str(tmp_path / "out.json")])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert (out["status"], out["objective"], out["workers"]) == ("optimal", plain_bfs(P2, pos)[0], 2)
+    res = CliRunner().invoke(main, ["check", str(tmp_path / "out.json")])
+    assert res.exit_code == 0 and res.output.startswith("valid"), res.output
 
 
 @pytest.mark.parametrize("board, mode, budget, sym", [(ENGLISH, 1, 17, 0), (ENGLISH, 0, 0, 3), (P2, 1, 3, 0),

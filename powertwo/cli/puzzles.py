@@ -21,6 +21,9 @@ from .common import Seconds, echo_json, fail, main, progress_display
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--target", type=int, default=None, help="jump-reverse: the node that must hold the last stone.")
 @click.option("--memory", type=int, default=None, help="jump-reverse: MiB for the search's hash tables (default 4096).")
+@click.option("--workers", type=int, default=None,
+              help="jump-reverse: search threads (default 1: the same run every time; 2 on 2 cores "
+                   "finish hard positions in about half the time).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
               help="sat backend: write the DRAT proof of the last call (beside the --out file).")
