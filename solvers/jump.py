@@ -328,18 +328,13 @@ def _targets(board: Board, target: Any, targets: Sequence[NodeId] | None) -> lis
     return [target]
 
 
-def _memory(memory: Any) -> int:
-    memory = DEFAULT_MEMORY_MB if memory is None else memory
-    if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
-        raise SolutionError(f"--memory {memory!r}: must be a positive number of MiB")
-    return memory
-
-
-def _workers(workers: Any) -> int:
-    workers = 1 if workers is None else workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SolutionError(f"--workers {workers!r}: must be a positive number of threads")
-    return workers
+def _positive(value: Any, default: int, flag: str, unit: str) -> int:
+    """An option that counts something (``--memory`` MiB, ``--workers`` threads): ``default`` when
+    not given, else a positive whole number."""
+    value = default if value is None else value
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SolutionError(f"--{flag} {value!r}: must be a positive number of {unit}")
+    return value
 
 
 def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
@@ -362,7 +357,8 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     started = time.perf_counter()
     if backend == "search":
         out = _reverse_search(board, start, time_limit, symmetry is not False, goal, progress, node_limit,
-                              _memory(memory), _workers(workers))
+                              _positive(memory, DEFAULT_MEMORY_MB, "memory", "MiB"),
+                              _positive(workers, 1, "workers", "threads"))
     else:
         out = _reverse_sat(board, start, Budget(None if time_limit is None else started + time_limit,
                                                 conflicts=conflict_limit, conflict_slice=SAT_SLICE), goal, progress)
