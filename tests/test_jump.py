@@ -428,6 +428,43 @@ def _clearable(board, pos: frozenset, last: int, budget: int, seen: dict) -> boo
     return seen[key]
 
 
+def _last_stone(board, seed: int) -> int:
+    """The node of the one stone :func:`_two_backward_chains` starts from."""
+    import random
+
+    return random.Random(seed).choice(board.nodes)
+
+
+def _two_backward_chains(board, seed: int) -> tuple[list[int], int, int | None]:
+    """A position cleared by the chain of the stone on ``first``, then the chain of the stone on
+    ``second`` (None when the second chain is empty or made by the first stone): two chains played
+    backwards from the one stone on :func:`_last_stone`."""
+    import random
+
+    rng = random.Random(seed)
+    x = rng.choice(board.nodes)
+    occ = {x}
+    starts = []
+    for i in range(2):
+        if i:
+            x = rng.choice(sorted(occ))
+        moved = x
+        steps = 0
+        while True:
+            options = [(a, b) for a, b, c in board.jumps if c == x and a not in occ and b not in occ]
+            if not options or steps and rng.random() < 0.2:
+                break
+            a, b = rng.choice(options)
+            occ = occ - {x} | {a, b}
+            x = a
+            steps += 1
+        starts.append((moved, x, steps))
+    (_, second, second_steps), (first_end, first, _) = starts
+    if not second_steps or first_end == second:
+        return sorted(occ), first, None
+    return sorted(occ), first, second
+
+
 def _backward_chains(board, moves: int, seed: int) -> tuple[list[int], int]:
     """A position cleared by ``moves`` chains: chains played backwards from one stone (each goes on
     with odds 3 in 4); returns it and the node of the stone whose chain comes first."""
@@ -451,17 +488,18 @@ def _backward_chains(board, moves: int, seed: int) -> tuple[list[int], int]:
 
 
 @pytest.mark.parametrize("board", [P2, ENGLISH], ids=["power-of-two", "english"])
-def test_leaf_reach_tests_never_refute_a_clearable_position(board):
-    """The kernel's two tests near the leaves (no fresh move left: the last jumper alone clears the
-    board; one left: it and one other stone) are necessary conditions: on positions cleared by one
-    or two chains played backwards, and on random positions, with the last jumper given or not, they
-    never refute what the exact recursion clears; and they do refute."""
-    from powertwo.solvers.jump_kernel import _one_chain, _two_chains
+def test_leaf_tests_never_refute_a_clearable_position(board):
+    """The kernel's tests near the leaves (no fresh move left: the last jumper alone clears the
+    board; one left: it and one other stone), by reach and by parity, are necessary conditions: on
+    positions cleared by one or two chains played backwards, and on random positions, with the last
+    jumper given or not, they never refute what the exact recursion clears; and they do refute."""
+    from powertwo.solvers.jump_kernel import PARITY, REACH, _alone, _last_movers, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    tables = (ks.jstart, ks.jover, ks.jto)
+    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
     every = np.uint64((1 << board.size) - 1)
-    counts = {(budget, verdict): 0 for budget in (0, 1) for verdict in ("cleared", "refuted")}
+    flags = {"reach": REACH, "parity": PARITY, "both": REACH | PARITY}
+    counts = {(test, budget, verdict): 0 for test in flags for budget in (0, 1) for verdict in ("cleared", "refuted")}
     seen: dict = {}
     for seed in range(600):
         if seed % 3:
@@ -472,15 +510,41 @@ def test_leaf_reach_tests_never_refute_a_clearable_position(board):
             pos = _random_position(board, 5 + seed % 6, seed)
             last = pos[seed % len(pos)] if seed % 2 else 0
         mask = np.uint64(mask_of(pos))
-        passes = {1: _two_chains(mask, last - 1, every, *tables, ks.ends)}
-        if last:
-            passes[0] = _one_chain(mask, last - 1, every, *tables, ks.ends)
-        for budget, ok in passes.items():
+        passes = {}
+        for test, flag in flags.items():
+            passes[test, 1] = _last_movers(mask, last - 1, every, *tables, flag) != 0
+            if last:
+                passes[test, 0] = _alone(mask, last - 1, every, *tables, flag)
+        for (test, budget), ok in passes.items():
             exact = _clearable(board, frozenset(pos), last, budget, seen)
-            assert ok or not exact, (pos, last, budget)
+            assert ok or not exact, (test, pos, last, budget)
             if exact or not ok:
-                counts[budget, "cleared" if exact else "refuted"] += 1
+                counts[test, budget, "cleared" if exact else "refuted"] += 1
     assert min(counts.values()) > 100, counts
+
+
+@pytest.mark.parametrize("board", [P2, ENGLISH], ids=["power-of-two", "english"])
+def test_leaf_tests_keep_the_stone_that_makes_the_last_move(board):
+    """With one fresh move left, the stones the leaf tests allow to make it (reach, parity, both)
+    hold the one that does: positions cleared by the chain of a first stone, then a second stone's,
+    with every node as a target or only the node where the last stone ends."""
+    from powertwo.solvers.jump_kernel import PARITY, REACH, _last_movers, scratch_for
+
+    ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
+    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
+    every = np.uint64((1 << board.size) - 1)
+    kept = 0
+    for seed in range(300):
+        pos, first, second = _two_backward_chains(board, seed)
+        if second is None:
+            continue
+        mask = np.uint64(mask_of(pos))
+        for target in (every, np.uint64(1 << (_last_stone(board, seed) - 1))):
+            for test in (REACH, PARITY, REACH | PARITY):
+                allowed = _last_movers(mask, first - 1, target, *tables, test)
+                assert int(allowed) >> (second - 1) & 1, (test, pos, first, second)
+        kept += 1
+    assert kept > 150
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -566,7 +630,7 @@ def test_a_refuted_chain_state_records_its_stones_without_the_chain():
     assert ks.search(2)[0] == EXHAUSTED
     table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(ks.tk.tolist(), ks.td.tolist(), strict=True) if k}
     chained = [(k, v) for (k, last), v in table.items() if last >= 0]
-    assert len(chained) > 1000
+    assert len(chained) > 400
     assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
 
 
@@ -599,13 +663,14 @@ def test_table_entries_torn_by_two_threads_are_not_read():
 
 def test_two_workers_prove_what_one_proves():
     """Two threads sharing the tables, each walking the tree in another order, reach the verdicts of
-    one: seed 5's 3 moves refuted, the optimum 4 through run() with an answer that replays, the 22
-    stones of issue 10 infeasible; the two walks count their positions together."""
+    one: seed 104's 4 moves refuted, seed 5's optimum 4 through run() with an answer that replays,
+    the 22 stones of issue 10 infeasible; the two walks count their positions together."""
     from powertwo.solvers.jump import replay_reverse
 
+    seed_104 = next(p for p in committed("jump-bench")["more_positions"] if p["name"] == "seed 104")
+    ks = KernelSearch(P2, seed_104["position"], workers=2)
+    assert ks.search(4)[0] == EXHAUSTED and ks.nodes > 100_000
     pos = committed("jump-bench-5")["position"]
-    ks = KernelSearch(P2, pos, workers=2)
-    assert ks.search(3)[0] == EXHAUSTED and ks.nodes > 1_000_000
     res = KernelSearch(P2, pos, workers=2).run(node_limit=60_000_000)
     fault, left = replay_reverse(P2, pos, res.moves)
     assert (res.proven, len(res.moves), res.bound, fault, len(left)) == (True, 4, 4, None, 1)
