@@ -25,12 +25,13 @@ progress (stones on unjumpable nodes each start a move unless one of them is the
 or stays as the last stone; full Merson regions clear of those need a move each), the
 transposition table, and the leaf tests: with no fresh move left, the last jumper alone must be
 able to jump over every other stone (:func:`_alone`); with one left, the last jumper and one other
-stone together (:func:`_last_movers`; not where the backward perimeter answers exactly), also
-asked of a fresh move with one more after it, once for all its jumps. Each leaf test is by reach
-(where a jumper can go) and by parity: a chain is a trail, so the jumps that clear the board, one
-across each stone where it stands, sum over GF(2) to the chains' ends -- on the positions of the
-Power of Two board this refutes nearly every state the reach test lets by (seed 118's 4-move
-refutation: 7.4 million states before it, 1.0 million after). Symmetric positions share
+stone together (:func:`_last_movers`); with two left and the chain ended, two stones
+(:func:`_first_movers`, which ones may move first; these two not where the backward perimeter
+answers exactly). They test by reach (where a jumper can go) and by parity: a chain is
+a trail, so the jumps that clear the board, one across each stone where it stands, sum over GF(2)
+to the chains' ends plus the jumps that remove the movers -- on the positions of the Power of Two
+board that refutes nearly every state the reach test lets by (seed 1's 4-move refutation: 46
+million states before, 1.6 million after). Symmetric positions share
 entries only under the symmetries that map the target set onto itself.
 
 The depth-first search keeps its stack in arrays, so it runs in slices of a fixed number of
@@ -74,11 +75,11 @@ BEAM_WIDTH = 10
 """Positions the beam keeps per move."""
 BEAM_PROBE = 200_000
 """Positions of each probe of the beam (a search for any finish, then one for a shorter finish)."""
-STALL_NODES = 40_000_000
+STALL_NODES = 3_000_000
 """Branch and bound (run when a time or position limit is given) ends after this many positions
 without a better answer; without a limit, a deepening step that has not refuted its budget after
-this many positions (about 4-8 s) ends the run: it reports ``feasible`` with the bound proven so far
-instead of running on for hours."""
+this many positions (about 10-25 s: the leaf tests make a position dear) ends the run: it reports
+``feasible`` with the bound proven so far instead of running on for hours."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -481,13 +482,25 @@ REACH, PARITY = 1, 2
 """The leaf tests (:func:`_alone`, :func:`_last_movers`): by reach, by parity; the kernel runs both."""
 
 
+@njit(cache=True)
+def _table_sizes(lines: int) -> tuple[int, int]:
+    """The sizes of the parity tests' hash sets for a board with ``lines`` lines across nodes: the
+    removals of the last jumper (:func:`_last_movers`), the first moves (:func:`_first_movers`)."""
+    small = 16
+    while small < 2 * lines:
+        small *= 2
+    big = 16
+    while big < 128 * lines:
+        big *= 2
+    return small, big
+
+
 def scratch_for(ovec: np.ndarray) -> np.ndarray:
     """The work space of the parity tests for a board whose lines across nodes are ``ovec``: a basis
-    (64), the cosets of the ends (64), a hash set of the removals of the last jumper."""
-    size = 16
-    while size < 2 * ovec.shape[0]:
-        size *= 2
-    return np.zeros(128 + size, dtype=np.uint64)
+    (64), the cosets of the ends (64), the small hash set of :func:`_table_sizes`, a coset per line,
+    the big hash set with its masks and its used slots."""
+    small, big = _table_sizes(ovec.shape[0])
+    return np.zeros(128 + small + ovec.shape[0] + 3 * big, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -551,7 +564,7 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
     ``tests``: REACH, PARITY or both."""
     piv = scratch[:64]
     end_cosets = scratch[64:128]
-    removals = scratch[128:]
+    removals = scratch[128:128 + _table_sizes(ovec.shape[0])[0]]
     by_reach = tests & REACH != 0
     by_parity = tests & PARITY != 0
     if last >= 0:
@@ -666,6 +679,143 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
 
 
 @njit(cache=True)
+def _can_jump(pos: np.uint64, j: int, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray) -> bool:
+    """Has the stone on ``j`` a jump?"""
+    for k in range(jstart[j], jstart[j + 1]):
+        if (pos >> np.uint64(jover[k])) & _U1 and not (pos >> np.uint64(jto[k])) & _U1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+                  ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
+    """With two fresh moves left and no chain in progress, which stones may make the first (J1, then
+    J2 clears the rest; necessary conditions by parity, see :func:`_last_movers`)? None: refuted.
+
+    The stones but J1 and J2 are jumped where they stand, J1 is removed on the end ``u`` of its
+    trail by a jump ``(a, u, c)`` of J2, and J2 ends on ``w``; summed over GF(2) the stones' jumps
+    (lines ``e_a + e_c``) give ``e_J1 + e_u + e_a + e_c + e_J2 + e_w``. J1 moves now, so it has a
+    jump and ``u`` lies in its reach over the stones; J2's reach and the stones' jumps are taken in
+    one common area, every node a stone can reach while the other mover stands anywhere it can (a
+    relaxation: cheaper than one test per pair of movers, and on the positions the search meets as
+    strong). Meet in the middle: the J1 side (``e_J1`` + its first line + the removal) goes into a
+    hash set keyed by coset, with the mask of the J1s; each J2 side is looked up in it. A J1 that
+    may clear the board alone (two moves of one stone are one trail) stays too."""
+    small, big = _table_sizes(ovec.shape[0])
+    piv = scratch[:64]
+    end = scratch[64:128]     # the cosets of e_w
+    removal = scratch[128 + small:128 + small + ovec.shape[0]]    # the cosets of e_u + a line across u
+    o = 128 + small + ovec.shape[0]
+    keys = scratch[o:o + big]
+    masks = scratch[o + big:o + 2 * big]
+    used = scratch[o + 2 * big:o + 3 * big]
+    reached = _U0     # every node a stone can reach over the stones
+    seen = _U0
+    while pos & ~seen:
+        r = _reach(_low_index(pos & ~seen), pos, jstart, jover, jto)
+        seen |= r
+        reached |= r
+    over = pos | reached
+    area = _U0        # ... and over the stones and wherever the other mover may stand
+    seen = _U0
+    while pos & ~seen:
+        r = _reach(_low_index(pos & ~seen), over, jstart, jover, jto)
+        seen |= r
+        area |= r
+    c, pivots, bare = _trail_system(pos, area, ostart, ovec, piv, 2)
+    nbare = _popcount(bare)
+    if nbare > 2:
+        return _U0    # stones no jump inside the area passes over must move: at most J1 and J2
+    # the cosets of the removals (e_u + a line across u) and of the ends, once (reduction is linear)
+    rest = area
+    while rest:
+        u = _low_index(rest)
+        rest &= rest - _U1
+        for i in range(ostart[u], ostart[u + 1]):
+            if ovec[i] & area == ovec[i]:
+                removal[i] = _reduce(ovec[i] ^ (_U1 << np.uint64(u)), piv, pivots)
+    # the J1 side
+    movers = _U0
+    nused = 0
+    rc = _reduce(c, piv, pivots)
+    zero = _U0        # the J1s whose side is the coset 0
+    movable = _U0
+    rest = pos
+    while rest:
+        j = _low_index(rest)
+        rest &= rest - _U1
+        if _can_jump(pos, j, jstart, jover, jto):
+            movable |= _U1 << np.uint64(j)
+    seen = _U0
+    while movable & ~seen:
+        r = _reach(_low_index(movable & ~seen), pos, jstart, jover, jto)
+        seen |= r
+        group = movable & r
+        while group:
+            j = _low_index(group)
+            group &= group - _U1
+            jb = _U1 << np.uint64(j)
+            side = _reduce(_first_line(j, area, ostart, ovec) ^ jb, piv, pivots)
+            if bare & ~jb == _U0 and _ends_at(rc ^ side, r & targets, piv, pivots):
+                movers |= jb     # it may clear the board alone (its second move goes on from its first)
+            ru = r
+            while ru:
+                u = _low_index(ru)
+                ru &= ru - _U1
+                for i in range(ostart[u], ostart[u + 1]):
+                    if ovec[i] & area == ovec[i]:
+                        key = side ^ removal[i]
+                        if key == _U0:
+                            zero |= jb
+                            continue
+                        slot = _hash_slot(keys, key)
+                        if keys[slot] == _U0:
+                            keys[slot] = key
+                            used[nused] = slot
+                            nused += 1
+                        masks[slot] |= jb
+    # the J2 side
+    rest = area & targets
+    while rest:
+        w = _low_index(rest)
+        rest &= rest - _U1
+        end[w] = _reduce(_U1 << np.uint64(w), piv, pivots)
+    seen = _U0
+    while pos & ~seen:
+        r = _reach(_low_index(pos & ~seen), over, jstart, jover, jto)
+        seen |= r
+        group = pos & r
+        while group:
+            j2 = _low_index(group)
+            group &= group - _U1
+            b2 = _U1 << np.uint64(j2)
+            allowed = ~b2
+            if nbare == 2:
+                allowed &= bare if bare & b2 else _U0
+            elif nbare == 1 and not bare & b2:
+                allowed &= bare
+            if allowed & ~movers == _U0:
+                continue
+            side = _reduce(c ^ _first_line(j2, area, ostart, ovec) ^ b2, piv, pivots)
+            rw = r & targets
+            while rw:
+                w = _low_index(rw)
+                rw &= rw - _U1
+                key = side ^ end[w]
+                if key == _U0:
+                    movers |= zero & allowed
+                else:
+                    slot = _hash_slot(keys, key)
+                    if keys[slot] == key:
+                        movers |= masks[slot] & allowed
+    for i in range(nused):
+        keys[used[i]] = _U0
+        masks[used[i]] = _U0
+    return movers
+
+
+@njit(cache=True)
 def _no_movers(fu: np.ndarray, d: int, pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarray,
                jover: np.ndarray, jto: np.ndarray, ends: np.ndarray, ostart: np.ndarray, ovec: np.ndarray,
                scratch: np.ndarray) -> bool:
@@ -673,18 +823,6 @@ def _no_movers(fu: np.ndarray, d: int, pos: np.uint64, last: int, targets: np.ui
     fresh move; True when there is none."""
     fu[d, 3] = _last_movers(pos, last, targets, jstart, jover, jto, ends, ostart, ovec, scratch, REACH | PARITY)
     return fu[d, 3] == _U0
-
-
-@njit(cache=True)
-def _jumps_of(pos: np.uint64, j: int, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray) -> int:
-    """How many jumps has the stone on ``j`` (0, 1, or 2 for two or more)?"""
-    count = 0
-    for k in range(jstart[j], jstart[j + 1]):
-        if (pos >> np.uint64(jover[k])) & _U1 and not (pos >> np.uint64(jto[k])) & _U1:
-            count += 1
-            if count == 2:
-                break
-    return count
 
 
 @njit(cache=True, nogil=True)
@@ -732,15 +870,9 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             pos = fu[d, 0]
             last = fi[d, 0]
             budget = fi[d, 1]
-            if last >= 0:  # a jumper with no jump left ends its chain: the state is (stones, none)
-                stuck = True
-                for kk in range(jstart[last], jstart[last + 1]):
-                    if (pos >> np.uint64(jover[kk])) & _U1 and not (pos >> np.uint64(jto[kk])) & _U1:
-                        stuck = False
-                        break
-                if stuck:
-                    last = -1
-                    fi[d, 0] = -1
+            if last >= 0 and not _can_jump(pos, last, jstart, jover, jto):
+                last = -1   # a jumper with no jump left ends its chain: the state is (stones, none)
+                fi[d, 0] = -1
             fu[d, 3] = ~_U0   # the stones that may start a fresh move (see _last_movers)
             if pos & (pos - _U1) == _U0:
                 result = 1 if pos & targets else 0
@@ -854,6 +986,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                     rest &= ~(_U1 << np.uint64(last))
                     if mode == 1 and fu[d, 2] != _U0 and _tt_get(tk, td, fu[d, 2], -1) >= budget:
                         rest = _U0   # (stones, none) failed this budget: so does every fresh move
+                if mode == 1 and budget == 2 and radius == 0 and rest != _U0:
+                    rest &= _first_movers(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
                 fu[d, 1] = rest
             rest = fu[d, 1]
             if rest == _U0:
@@ -861,13 +995,6 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             cur = _high_index(rest) if high_first else _low_index(rest)
             fu[d, 1] = rest & ~(_U1 << np.uint64(cur))
             k = jstart[cur]
-            if (mode == 1 and budget == 2 and radius == 0 and _jumps_of(pos, cur, jstart, jover, jto) == 2
-                    and _last_movers(pos, cur, targets, jstart, jover, jto, ends, ostart, ovec, scratch,
-                                     REACH | PARITY) == _U0):
-                # a fresh move with one more after it: when its stone's chain and one other stone's
-                # cannot clear the board (the children's own test, run once for all its jumps), none
-                stats[4] += 1
-                cur = -1
         if child:
             fi[d, 3] = cur
             fi[d, 4] = k
