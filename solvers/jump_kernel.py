@@ -75,11 +75,12 @@ BEAM_WIDTH = 10
 """Positions the beam keeps per move."""
 BEAM_PROBE = 200_000
 """Positions of each probe of the beam (a search for any finish, then one for a shorter finish)."""
-STALL_NODES = 3_000_000
+STALL_NODES = 15_000_000
 """Branch and bound (run when a time or position limit is given) ends after this many positions
 without a better answer; without a limit, a deepening step that has not refuted its budget after
-this many positions (about 10-25 s: the leaf tests make a position dear) ends the run: it reports
-``feasible`` with the bound proven so far instead of running on for hours."""
+this many positions ends the run: it reports ``feasible`` with the bound proven so far instead of
+running on for hours. About 2 s on the English board (its 17-move refutation takes 6.3 million),
+30-100 s on hard Power of Two positions, where the parity tests make a position dear."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -861,6 +862,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     d = state[0]
     entering = state[1]
     high_first = state[2] == 1
+    leaf_tests = REACH | PARITY if radius == 0 else REACH   # the perimeter answers near the leaves
     result = -1
     count = 0
     while True:
@@ -884,7 +886,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                         if fps[d, t] >= pneed[t]:
                             live |= pbit[t]
                 if mode == 1 and budget == 0 and (last < 0 or not _alone(pos, last, targets, jstart, jover, jto, ends,
-                                                                         ostart, ovec, scratch, REACH | PARITY)):
+                                                                         ostart, ovec, scratch, leaf_tests)):
                     stats[3] += 1
                     result = 0
                 elif live == _U0:

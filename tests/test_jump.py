@@ -385,6 +385,16 @@ def test_english_central_game_needs_exactly_18_moves():
 UNSOLVABLE_22 = [1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61, 64]
 
 
+def test_kernel_solves_the_english_central_game_with_default_options():
+    """The English central game through the kernel as the CLI runs it (no limit, default options):
+    optimal 18, the last stone in the centre -- so the stall rule (a deepening step that has not
+    refuted its budget after STALL_NODES positions ends the run) leaves the 17-move refutation (6.3
+    million positions) room. A few seconds."""
+    centre = node_at(ENGLISH, 0, 0)
+    res = solve_reverse(ENGLISH, position=[v for v in ENGLISH.nodes if v != centre], targets=[centre])
+    assert (res["engine"], res["status"], res["objective"], res["bound"]) == ("kernel", "optimal", 18, 18)
+
+
 def _random_position(board, stones, seed):
     import random
 
