@@ -50,10 +50,9 @@ BACKENDS = ("search", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 BENCH_SEEDS = (1, 2, 3, 4, 5)
 SAT_SOLVER = "cadical195"
-BENCH_NODES = 20_000_000
+BENCH_NODES = 40_000_000
 """Positions (single-jump states) the kernel may visit per benchmark position in the results job (one
-thread; about 40-90 s where the cap is reached: with the parity tests a state costs 2-8 microseconds,
-and 20 million reach further than 100 million did without them)."""
+thread; about 90 s where the cap is reached: with the parity tests a state costs 2-8 microseconds)."""
 BENCH_EXTRA_SEEDS = tuple(range(101, 121))
 """20 more seeded forward finals in the benchmark (a summary each in ``jump-bench.json``)."""
 BENCH_UNSOLVABLE = {

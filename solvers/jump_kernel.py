@@ -66,6 +66,10 @@ SLICE = 1 << 21
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
+ANY_SHARE = 0.25
+"""Share of a time or position limit for the first search for any finish (feasibility). When it
+ends without one, the deepening goes on from the admissible bound: it finds finishes too (and the
+first one it finds is optimal), so a finish the plain search misses in its share is not lost."""
 UPPER_SHARE = 0.25
 """Share of a time or position limit that the beam and branch and bound (upper bounds) may spend
 together before the deepening, counted from the start of the run."""
@@ -1479,19 +1483,24 @@ class KernelSearch:
         cap = self.stones - 1 if max_moves is None else max_moves
         if not self.setup.targets:
             return result(None, cap + 1, True, True, self.setup.why_none)
-        remaining = None if node_limit is None else node_limit
-        status, jumps = self.search(None, deadline, remaining, label="any finish")
+        any_deadline = None if time_limit is None else started + time_limit * ANY_SHARE
+        any_nodes = None if node_limit is None else int(node_limit * ANY_SHARE)
+        status, jumps = self.search(None, any_deadline, any_nodes, label="any finish")
         if status == EXHAUSTED:
             note("any finish: none (search exhausted)")
             return result(None, cap + 1, True, True, "exhausted search: no sequence of jumps leaves one stone"
                           + self.setup.where)
         low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
+        best: list[tuple[NodeId, list[NodeId]]] | None = None
         if status == PAUSED:
-            note("any finish: interrupted (Ctrl-C)" if self.interrupted else "any finish: time limit reached")
-            return result(None, low, False, False, "")
-        best = chains(jumps)
-        first_s, first_m = time.perf_counter() - started, len(best)
-        note(f"any finish: {len(best)} moves")
+            if self.interrupted:
+                note("any finish: interrupted (Ctrl-C)")
+                return result(None, low, False, False, "")
+            note("any finish: none within its share of the limit (the deepening goes on)")
+        else:
+            best = chains(jumps)
+            first_s, first_m = time.perf_counter() - started, len(best)
+            note(f"any finish: {len(best)} moves")
 
         def refuted(budget: int) -> str:
             if budget <= low:
@@ -1501,22 +1510,23 @@ class KernelSearch:
 
         limited = deadline is not None or node_limit is not None
 
-        def polish(shorter: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
+        def polish(given: list[tuple[NodeId, list[NodeId]]],
+                   shorter: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
             """Logs what the beam brought (its answer is never longer than the one it was given)."""
-            note(f"beam: {len(shorter)} moves" if len(shorter) < len(best) else "beam: no shorter answer")
+            note(f"beam: {len(shorter)} moves" if len(shorter) < len(given) else "beam: no shorter answer")
             return shorter
         # with a limit, branch and bound first: better answers early (its failed budgets stay in the
         # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
         # answer (``stall``), or after UPPER_SHARE of the limit
-        if limited and len(best) - 1 > low:
+        if limited and best is not None and len(best) - 1 > low:
             beam_nodes = stall if node_limit is None else int(node_limit * BEAM_SHARE)
             shorter = self.beam(best, None if time_limit is None else started + time_limit * BEAM_SHARE, beam_nodes)
-            best = polish(shorter)
+            best = polish(best, shorter)
             if self.interrupted:
                 return result(best, low, False, False, refuted(low))
         share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
         share_nodes = None if node_limit is None else started_nodes + int(node_limit * UPPER_SHARE)
-        while limited and len(best) - 1 >= low:
+        while limited and best is not None and len(best) - 1 >= low:
             left = stall if share_nodes is None else min(stall, share_nodes - self.nodes)
             if left <= 0:
                 break
@@ -1537,17 +1547,18 @@ class KernelSearch:
         # iterative deepening raises the proven bound; without a limit, a budget that takes more
         # than ``stall`` positions ends the run (the answer stays feasible, with the bound so far)
         budget = low
-        while budget < min(len(best), cap + 1):
+        while budget < (cap + 1 if best is None else min(len(best), cap + 1)):
             remaining = stall if not limited else None if node_limit is None else node_limit - self.nodes
             if remaining is not None and remaining <= 0:
                 return result(best, budget, False, False, refuted(budget))
-            status, jumps = self.search(budget, deadline, remaining, label=f"{budget} moves (best {len(best)})")
+            status, jumps = self.search(budget, deadline, remaining,
+                                        label=f"{budget} moves (best {'none' if best is None else len(best)})")
             if status == PAUSED:
                 why = ("interrupted (Ctrl-C)" if self.interrupted else "time or position limit reached" if limited
                        else f"{stall:,} positions reached")
                 note(f"{why} while searching {budget} moves")
-                if not limited and not self.interrupted and len(best) - 1 > budget:
-                    best = polish(self.beam(best, None, stall))   # the bound stays: improve the answer
+                if not limited and not self.interrupted and best is not None and len(best) - 1 > budget:
+                    best = polish(best, self.beam(best, None, stall))   # the bound stays: improve the answer
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
                 best = chains(jumps)
@@ -1555,4 +1566,6 @@ class KernelSearch:
                 return result(best, budget, True, False, refuted(budget))
             note(f"{budget} moves: none")
             budget += 1
+        if best is None:    # every budget up to the cap refuted, and no finish uses more moves
+            return result(None, cap + 1, True, max_moves is None, refuted(cap + 1))
         return result(best, len(best), True, False, refuted(len(best)))

@@ -759,6 +759,22 @@ def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budge
     assert deepest >= 10 and checked > 100
 
 
+def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share():
+    """The first search for any finish gets a quarter of the limit (ANY_SHARE); when it finds none,
+    the deepening goes on and its first finish is optimal (seed 5: 4 moves, after the search for any
+    finish spent its 1 million of 4 million positions). Where the deepening runs out too, the answer
+    is ``unknown`` with the bound proven so far."""
+    from powertwo.solvers.jump import replay_reverse
+
+    pos = committed("jump-bench-5")["position"]
+    res = KernelSearch(P2, pos).run(node_limit=4_000_000)
+    assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
+    assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
+    assert replay_reverse(P2, pos, res.moves)[0] is None
+    out = solve_reverse(P2, position=pos, node_limit=300_000)
+    assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
+
+
 def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     """Without a limit the deepening ends after ``stall`` positions without refuting its budget; with
     a limit, branch and bound ends after ``stall`` positions without a better answer. Either way the
