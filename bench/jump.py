@@ -7,7 +7,8 @@ unsolvable positions), and the English 33-hole central game through the CLI.
 English central game (default 2 where there are 2 cores; the English game also runs with 1),
 ``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel
 searches per speed sample (default 100 000, a few seconds), ``JUMP_BENCH_PYTHON`` = seconds the Python
-engine gets per speed sample (default 5).
+engine gets per speed sample (default 5), ``JUMP_BENCH_PYTHON_CAP`` = seconds it gets per start in the
+time-to-the-same-answer table (default 120).
 
 Speed: the kernel's search runs compiled and, in a subprocess with ``NUMBA_DISABLE_JIT=1``, as plain
 Python (numba's functions run unchanged by the interpreter); both search the same number of
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from powertwo.boards import Board, load, save
 from powertwo.solvers.jump import BENCH_EXTRA_SEEDS, BENCH_SEEDS, BENCH_UNSOLVABLE, solve_forward, solve_reverse
-from powertwo.solvers.jump_kernel import KernelSearch
+from powertwo.solvers.jump_kernel import EXHAUSTED, KernelSearch
 from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,6 +117,34 @@ def speed_table(positions: int, py_seconds: float) -> None:
     print()
 
 
+def answer_table(py_cap: float) -> None:
+    """Time to the same answer: "no finish within 3 moves" from each speed seed's start, the kernel
+    (one thread, default options) against the Python engine (IDA* up to 3 moves, at most ``py_cap``
+    seconds). The fair comparison of the two engines: a kernel state and a Python position are not
+    the same unit (one jump against one whole move), and the kernel's leaf tests make a state dear."""
+    print(f"Time to the same answer (no finish within 3 moves, budgets 1-3 in turn; Python engine at most "
+          f"{py_cap:.0f} s):")
+    print()
+    print("| start | kernel seconds | kernel states | Python engine seconds | Python positions | Python / kernel |")
+    print("|---|---|---|---|---|---|")
+    for seed in (*SPEED_SEEDS, 5):
+        board, start, targets, budget = speed_case(f"seed {seed}")
+        ks = KernelSearch(board, start, targets=targets)
+        began = time.perf_counter()
+        statuses = [ks.search(b)[0] for b in range(1, budget + 1)]
+        k_time = time.perf_counter() - began
+        rs = ReverseSearch(board, start, targets=targets, perimeter=0)
+        began = time.perf_counter()
+        res = rs.run(time_limit=py_cap, max_moves=budget, upper_share=0)
+        p_time = time.perf_counter() - began
+        refuted = res.proven and res.bound == budget + 1
+        p_cell = f"{p_time:.1f}" if refuted else f"> {py_cap:.0f} (not finished)"
+        ratio = f"{p_time / k_time:,.0f}x" if refuted else f"> {p_time / k_time:,.0f}x"
+        verdict = "" if all(st == EXHAUSTED for st in statuses) else " (kernel: NOT refuted)"
+        print(f"| seed {seed} | {k_time:.2f}{verdict} | {ks.nodes:,} | {p_cell} | {rs.nodes:,} | {ratio} |", flush=True)
+    print()
+
+
 def positions_table(limit: float, workers: int) -> None:
     board = load("power-of-two")
     print(f"The benchmark set on the Power of Two board, {limit:.0f} s per position, {workers} search "
@@ -166,6 +195,7 @@ def main() -> None:
     for n in sorted({1, workers}):
         english_cli(n)
     speed_table(positions, py_seconds)
+    answer_table(float(os.environ.get("JUMP_BENCH_PYTHON_CAP", "120")))
     if limit > 0:
         positions_table(limit, workers)
 
