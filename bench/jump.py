@@ -39,6 +39,11 @@ ENGLISH_BUDGET = 17
 """The English central game's hardest step: 17 moves refuted."""
 
 
+def _times(ratio: float) -> str:
+    """A ratio as ``12x``, or with two digits below 10 (``0.17x``)."""
+    return f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.2g}x"
+
+
 def _row(name: str, res: dict, seconds: float) -> str:
     best = "-" if res["objective"] is None else str(res["objective"])
     return (f"| {name} | {res['status']} | {best} | {res['bound']} | {res['positions_searched']:,} | "
@@ -113,7 +118,7 @@ def speed_table(positions: int, py_seconds: float) -> None:
         p_rate = python_engine_rate(case, py_seconds)
         label = f"{case}, 3 moves" if case != "english" else f"English centre, {ENGLISH_BUDGET} moves"
         print(f"| {label} | {k_rate:,.0f} | {i_rate:,.0f} | {k_rate / i_rate:.0f}x | {same} | {p_rate:,.0f} "
-              f"| {k_rate / p_rate:.0f}x |", flush=True)
+              f"| {_times(k_rate / p_rate)} |", flush=True)
     print()
 
 
