@@ -186,27 +186,28 @@ def test_ctrl_c_still_works_after_a_cp_sat_solve():
 
 
 def test_ctrl_c_in_jump_reverse_returns_the_best_answer_so_far():
-    """Ctrl-C (SIGINT) to ``powertwo solve jump-reverse`` while the kernel proves the bound: the
-    19-move answer found first, status feasible, why it stopped, exit code 0, and the answer checks."""
+    """Ctrl-C (SIGINT) to ``powertwo solve jump-reverse`` while the kernel raises the bound on benchmark
+    seed 1 (its 5-move optimum takes about a minute; the default position, 1.5 s since the parity
+    tests, finished before the signal came): the answer found first, status feasible, why it
+    stopped, exit code 0, and the answer checks."""
     import subprocess
     import sys
 
     from powertwo.solvers.jump import check_reverse
 
-    proc = subprocess.Popen([sys.executable, "-m", "powertwo", "solve", "jump-reverse", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seed_1 = Path(__file__).resolve().parent.parent / "results" / "jump-bench-1.json"
+    proc = subprocess.Popen([sys.executable, "-m", "powertwo", "solve", "jump-reverse", "--position", str(seed_1),
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     for line in proc.stderr:  # progress lines (stderr is not a terminal: one line each)
         if "moves (best " in line:
             break
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    if proc.returncode == 0 and json.loads(out)["status"] == "optimal":  # pragma: no cover - a very fast machine
-        pytest.skip("the search finished before the interrupt")
     assert proc.returncode == 0, err
     result = json.loads(out)
-    assert (result["status"], result["stopped"], result["bound"]) == ("feasible", "interrupted (Ctrl-C)", 3)
-    assert result["objective"] == len(result["moves"]) >= 4
+    assert (result["status"], result["stopped"]) == ("feasible", "interrupted (Ctrl-C)")
+    assert result["objective"] == len(result["moves"]) > result["bound"] >= 1
     assert check_reverse(result, load("power-of-two"), reprove=False).valid
 
 
