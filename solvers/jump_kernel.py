@@ -503,9 +503,9 @@ def _table_sizes(lines: int) -> tuple[int, int]:
 def scratch_for(ovec: np.ndarray) -> np.ndarray:
     """The work space of the parity tests for a board whose lines across nodes are ``ovec``: a basis
     (64), the cosets of the ends (64), the small hash set of :func:`_table_sizes`, a coset per line,
-    the big hash set with its masks and its used slots."""
+    the big hash set with its masks and its used slots, two lists of reach groups (64 each)."""
     small, big = _table_sizes(ovec.shape[0])
-    return np.zeros(128 + small + ovec.shape[0] + 3 * big, dtype=np.uint64)
+    return np.zeros(128 + small + ovec.shape[0] + 3 * big + 128, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -693,6 +693,21 @@ def _can_jump(pos: np.uint64, j: int, jstart: np.ndarray, jover: np.ndarray, jto
 
 
 @njit(cache=True)
+def _groups(stones: np.uint64, over: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+            out: np.ndarray) -> tuple[int, np.uint64]:
+    """The reaches over ``over`` of the groups of ``stones`` (one reach per group: a stone inside
+    another's reach has the same one), into ``out``; returns how many and their union."""
+    count = 0
+    union = _U0
+    while stones & ~union:
+        r = _reach(_low_index(stones & ~union), over, jstart, jover, jto)
+        out[count] = r
+        count += 1
+        union |= r
+    return count, union
+
+
+@njit(cache=True)
 def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
                   ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With two fresh moves left and no chain in progress, which stones may make the first (J1, then
@@ -715,19 +730,11 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     keys = scratch[o:o + big]
     masks = scratch[o + big:o + 2 * big]
     used = scratch[o + 2 * big:o + 3 * big]
-    reached = _U0     # every node a stone can reach over the stones
-    seen = _U0
-    while pos & ~seen:
-        r = _reach(_low_index(pos & ~seen), pos, jstart, jover, jto)
-        seen |= r
-        reached |= r
+    home = scratch[o + 3 * big:o + 3 * big + 64]          # the groups' reaches over the stones
+    wide = scratch[o + 3 * big + 64:o + 3 * big + 128]    # ... and over the stones and all they reach
+    n_home, reached = _groups(pos, pos, jstart, jover, jto, home)
     over = pos | reached
-    area = _U0        # ... and over the stones and wherever the other mover may stand
-    seen = _U0
-    while pos & ~seen:
-        r = _reach(_low_index(pos & ~seen), over, jstart, jover, jto)
-        seen |= r
-        area |= r
+    n_wide, area = _groups(pos, over, jstart, jover, jto, wide)   # wherever the other mover may stand
     c, pivots, bare = _trail_system(pos, area, ostart, ovec, piv, 2)
     nbare = _popcount(bare)
     if nbare > 2:
@@ -752,10 +759,8 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
         rest &= rest - _U1
         if _can_jump(pos, j, jstart, jover, jto):
             movable |= _U1 << np.uint64(j)
-    seen = _U0
-    while movable & ~seen:
-        r = _reach(_low_index(movable & ~seen), pos, jstart, jover, jto)
-        seen |= r
+    for g in range(n_home):
+        r = home[g]
         group = movable & r
         while group:
             j = _low_index(group)
@@ -786,10 +791,8 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
         w = _low_index(rest)
         rest &= rest - _U1
         end[w] = _reduce(_U1 << np.uint64(w), piv, pivots)
-    seen = _U0
-    while pos & ~seen:
-        r = _reach(_low_index(pos & ~seen), over, jstart, jover, jto)
-        seen |= r
+    for g in range(n_wide):
+        r = wide[g]
         group = pos & r
         while group:
             j2 = _low_index(group)
