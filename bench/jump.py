@@ -10,6 +10,10 @@ searches per speed sample (default 100 000, a few seconds), ``JUMP_BENCH_PYTHON`
 engine gets per speed sample (default 5), ``JUMP_BENCH_PYTHON_CAP`` = seconds it gets per start in the
 time-to-the-same-answer table (default 120).
 
+Each benchmark row shows the position's known fewest moves (``BENCH_OPTIMA``) and is flagged
+``CONTRADICTED`` when its answer does not agree with it (an ``optimal`` row must equal it, a
+``feasible`` one bracket it).
+
 Speed: the kernel's search runs compiled and, in a subprocess with ``NUMBA_DISABLE_JIT=1``, as plain
 Python (numba's functions run unchanged by the interpreter); both search the same number of
 positions from fresh tables, so they visit the same positions (the table counts are compared). The
@@ -28,7 +32,9 @@ import time
 from pathlib import Path
 
 from powertwo.boards import Board, load, save
-from powertwo.solvers.jump import BENCH_EXTRA_SEEDS, BENCH_SEEDS, BENCH_UNSOLVABLE, solve_forward, solve_reverse
+from powertwo.solvers.jump import (
+    BENCH_EXTRA_SEEDS, BENCH_OPTIMA, BENCH_SEEDS, BENCH_UNSOLVABLE, agrees_with_optimum, solve_forward, solve_reverse,
+)
 from powertwo.solvers.jump_kernel import EXHAUSTED, KernelSearch
 from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
 
@@ -155,18 +161,27 @@ def positions_table(limit: float, workers: int) -> None:
     print(f"The benchmark set on the Power of Two board, {limit:.0f} s per position, {workers} search "
           f"thread{'s' if workers > 1 else ''}:")
     print()
-    print("| position | status | moves | bound | positions searched | seconds | proof |")
-    print("|---|---|---|---|---|---|---|")
-    runs = [(f"seed {s}", solve_forward(board, seed=s)["final_position"]) for s in (*BENCH_SEEDS, *BENCH_EXTRA_SEEDS)]
-    runs += [(f"unsolvable: {k}", list(v)) for k, v in BENCH_UNSOLVABLE.items()]
+    print("| position | status | moves | bound | positions searched | seconds | proof | known optimum |")
+    print("|---|---|---|---|---|---|---|---|")
+    runs = [(f"seed {s}", solve_forward(board, seed=s)["final_position"], BENCH_OPTIMA[s])
+            for s in (*BENCH_SEEDS, *BENCH_EXTRA_SEEDS)]
+    runs += [(f"unsolvable: {k}", list(v), None) for k, v in BENCH_UNSOLVABLE.items()]
     counts: dict[str, int] = {}
-    for name, pos in runs:
+    contradictions = []
+    for name, pos, optimum in runs:
         began = time.perf_counter()
         res = solve_reverse(board, position=pos, time_limit=limit, workers=workers)
         counts[res["status"]] = counts.get(res["status"], 0) + 1
-        print(_row(name, res, time.perf_counter() - began), flush=True)
+        agrees = agrees_with_optimum(res["status"], res["objective"], res["bound"], optimum)
+        if not agrees:
+            contradictions.append(name)
+        known = "none" if optimum is None else str(optimum)
+        print(_row(name, res, time.perf_counter() - began) + f" {known}{'' if agrees else ' CONTRADICTED'} |",
+              flush=True)
     print()
     print("statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print("every answer agrees with the known optima (BENCH_OPTIMA)" if not contradictions
+          else "CONTRADICTS the known optima: " + ", ".join(contradictions))
     print()
 
 

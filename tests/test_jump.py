@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from powertwo.boards import load
 from powertwo.cli import main
 from powertwo.solvers.jump import (
-    BENCH_EXTRA_SEEDS, BENCH_UNSOLVABLE, check_forward, check_reverse, diagram_forward, diagram_reverse, read_position,
-    solve_forward, solve_reverse,
+    BENCH_EXTRA_SEEDS, BENCH_OPTIMA, BENCH_SEEDS, BENCH_UNSOLVABLE, agrees_with_optimum, check_forward, check_reverse,
+    diagram_forward, diagram_reverse, read_position, solve_forward, solve_reverse,
 )
 from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
@@ -178,6 +178,33 @@ def test_committed_answers_are_valid():
     assert all(more[name]["status"] == "infeasible" for name in BENCH_UNSOLVABLE)
     assert all(e["status"] != "unknown" and (e["objective"] is None) == (e["status"] == "infeasible")
                for e in more.values())
+
+
+def test_committed_benchmark_agrees_with_the_known_optima():
+    """Each committed benchmark answer is consistent with the fewest moves proven for its position
+    (the 6 the results job leaves feasible were run to the end, 50-277 s with 2 threads)."""
+    bench = committed("jump-bench")
+    rows = {e["seed"]: e for e in bench["positions"]}
+    rows |= {e["seed"]: e for e in bench["more_positions"] if e.get("seed") is not None}
+    assert sorted(rows) == sorted(BENCH_OPTIMA) == sorted((*BENCH_SEEDS, *BENCH_EXTRA_SEEDS))
+    for seed, e in rows.items():
+        assert agrees_with_optimum(e["status"], e["objective"], e["bound"], BENCH_OPTIMA[seed]), (seed, e["status"])
+    unsolvable = [e for e in bench["more_positions"] if e.get("seed") is None]
+    assert len(unsolvable) == len(BENCH_UNSOLVABLE)
+    assert all(agrees_with_optimum(e["status"], e["objective"], e["bound"], None) for e in unsolvable)
+
+
+def test_agrees_with_optimum_refuses_every_contradiction():
+    assert agrees_with_optimum("optimal", 6, 6, 6) and agrees_with_optimum("feasible", 8, 5, 6)
+    assert agrees_with_optimum("feasible", 6, 6, 6) and agrees_with_optimum("infeasible", None, 22, None)
+    assert agrees_with_optimum("unknown", None, 4, 6) and agrees_with_optimum("unknown", None, 9, None)
+    assert not agrees_with_optimum("optimal", 7, 7, 6)      # a longer answer called optimal
+    assert not agrees_with_optimum("optimal", 5, 5, 6)      # shorter than proven possible
+    assert not agrees_with_optimum("feasible", 8, 7, 6)     # a bound above the optimum
+    assert not agrees_with_optimum("feasible", 5, 4, 6)     # an answer below the optimum
+    assert not agrees_with_optimum("infeasible", None, 7, 6)
+    assert not agrees_with_optimum("feasible", 9, 5, None)  # an answer where none exists
+    assert not agrees_with_optimum("unknown", None, 7, 6)
 
 
 @pytest.mark.slow
