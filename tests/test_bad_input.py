@@ -145,6 +145,8 @@ def test_ctrl_c_returns_the_best_answer_so_far():
             timers.append(threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)))
             timers[0].start()
 
+    # a terminal's Ctrl-C even when this suite runs in the background (started with SIGINT ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         result = solve(board, backend="sat", stones="unlimited", progress=progress)
     except KeyboardInterrupt:  # pragma: no cover - the signal came after the search, outside the solver
@@ -152,6 +154,7 @@ def test_ctrl_c_returns_the_best_answer_so_far():
     finally:
         for timer in timers:
             timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     if result["status"] == "optimal":
         pytest.skip("the search finished before the interrupt")
     assert result["status"] == "feasible" and result["stopped"] == "interrupted (Ctrl-C)"
@@ -196,8 +199,11 @@ def test_ctrl_c_in_jump_reverse_returns_the_best_answer_so_far():
     from powertwo.solvers.jump import check_reverse
 
     seed_1 = Path(__file__).resolve().parent.parent / "results" / "jump-bench-1.json"
+    # a terminal's Ctrl-C: SIGINT at its default in the child, even when this suite runs in the background
+    # (a shell starts background jobs with SIGINT ignored, and Python then installs no handler for it)
     proc = subprocess.Popen([sys.executable, "-m", "powertwo", "solve", "jump-reverse", "--position", str(seed_1),
-                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stderr is not None
     for line in proc.stderr:  # progress lines (stderr is not a terminal: one line each)
         if "moves (best " in line:
