@@ -85,6 +85,9 @@ without a better answer; without a limit, a deepening step that has not refuted 
 this many positions ends the run: it reports ``feasible`` with the bound proven so far instead of
 running on for hours. About 2 s on the English board (its 17-move refutation takes 6.3 million),
 30-100 s on hard Power of Two positions, where the parity tests make a position dear."""
+KERNEL_LOADING = "loading the search kernel (first run: compiling, about 10 s)"
+"""The progress message of a search's set-up while the kernel is not yet loaded in this process
+(numba loads it from its cache, or compiles it on the first run on a machine: about 10 s)."""
 DEFAULT_PERIMETER = 3_000_000
 """Positions of the backward perimeter (built for at most 4 target nodes and 20 or more stones)."""
 PROBES = 8
@@ -1103,6 +1106,8 @@ class KernelSearch:
         self._pool: ThreadPoolExecutor | None = None
         self.start_nodes = sorted(start)
         self.progress = progress or (lambda _: None)
+        if not getattr(_run, "signatures", True):   # not yet compiled or loaded in this process
+            self.progress(KERNEL_LOADING)
         self.interrupted = False
         """Set by Ctrl-C: the compiled walk cannot be stopped, so the signal arrives as
         ``KeyboardInterrupt`` when a slice returns to Python; every later search returns PAUSED."""

@@ -20,7 +20,7 @@ from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
     plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KernelSearch, _slot
+from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, _slot
 from powertwo.solvers.registry import SolutionError
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -923,3 +923,16 @@ def test_clicks_only_offer_what_the_checker_accepts(puzzle):
             start, landings = state.chains[-1]
             expected = state.chains[:-1] + (((start, landings[:-1]),) if len(landings) > 1 else ())
             assert jc.undo(state) == expected
+
+
+def test_loading_the_kernel_is_announced_once_per_process():
+    """Numba loads (or, on a machine's first run, compiles) the kernel when the first search of a
+    process is set up: that search's progress says so, later ones do not."""
+    import subprocess
+    import sys
+
+    code = ("from powertwo.boards import load; from powertwo.solvers.jump_kernel import KernelSearch; "
+            "board = load('power-of-two'); said = []; "
+            "[KernelSearch(board, [1, 2, 4], progress=said.append) for _ in range(2)]; print(said)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == repr([KERNEL_LOADING])
