@@ -44,6 +44,7 @@ never correctness).
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -60,9 +61,13 @@ from .jump_search import (
 
 Progress = Callable[[str], None]
 
-FOUND, EXHAUSTED, PAUSED = 1, 0, 2
+FOUND, EXHAUSTED, PAUSED, HALTED = 1, 0, 2, 3
 SLICE = 1 << 21
-"""Positions per kernel call between time checks (about 0.1-0.3 s)."""
+"""Positions per walk's turn (0.3 s on the English board; 5-15 s on hard Power of Two positions,
+where the parity tests make a position dear: so a turn is cut into ticks)."""
+TICK = 0.25
+"""Seconds of compiled work between two looks at the clock, Ctrl-C and the progress line: a timer
+sets the walks' ``halt`` flag, they pause (:data:`HALTED`) and go on with the rest of their turn."""
 DEFAULT_MEMORY_MB = 4096
 """Cap of both hash tables together; they start small and double while needed."""
 MIN_SLOTS = 1 << 16
@@ -867,7 +872,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
     perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
     answers at depth ``shortcut_from`` and below. ``halt[0]``: set on FOUND or EXHAUSTED; a walk
-    that sees it set (another walk ended the search) pauses within 1024 positions.
+    that sees it set (another walk ended the search, or the driver's tick) pauses within 1024
+    positions and returns HALTED (PAUSED when its positions or a table's limit came first).
     """
     d = state[0]
     entering = state[1]
@@ -969,7 +975,7 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             stats[0] += count
             state[0] = d
             state[1] = 0
-            return PAUSED
+            return PAUSED if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead else HALTED
         pos = fu[d, 0]
         budget = fi[d, 1]
         cur = fi[d, 3]
@@ -1288,8 +1294,8 @@ class KernelSearch:
 
     def advance(self, w: Walk, max_nodes: int, shortcut: int = 0, share: int = 0,
                 halt: np.ndarray | None = None) -> int:
-        """Runs the walk ``w`` for at most ``max_nodes`` positions: FOUND, EXHAUSTED or PAUSED (it
-        resumes where it stopped on the next call). ``share`` > 0: one of that many walks running at
+        """Runs the walk ``w`` for at most ``max_nodes`` positions: FOUND, EXHAUSTED, PAUSED or HALTED
+        (``halt`` set; it resumes where it stopped on the next call). ``share`` > 0: one of that many walks running at
         once in threads; it counts into its own ``w.stats``, pauses for table growth at its share, and
         soon after another walk sharing ``halt`` has ended the search."""
         grow_tt, grow_dead = self._limits()
@@ -1304,18 +1310,34 @@ class KernelSearch:
                         grow_tt, grow_dead, self.table_from, self.pk, self.pd, self.radius, shortcut,
                         np.zeros(1, dtype=np.int64) if halt is None else halt, self.ostart, self.ovec, w.scratch))
 
-    def _advance_together(self, group: list[Walk], step: int, shortcut: int) -> list[int]:
-        """The walks of ``group`` for ``step`` positions each, at once in threads; their counters are
-        then added to the search's."""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="jump-kernel")
+    def _tick(self, group: list[Walk], steps: list[int], shortcut: int,
+              deadline: float | None) -> tuple[list[int], list[int]]:
+        """The walks of ``group`` (in threads when more than one) for at most ``steps[i]`` positions
+        each and about :data:`TICK` seconds (no later than ``deadline``): their statuses and the
+        positions each searched."""
         halt = np.zeros(1, dtype=np.int64)
-        futures = [self._pool.submit(self.advance, w, step, shortcut, len(group), halt) for w in group]
-        statuses = [f.result() for f in futures]
-        for w in group:
-            self.stats += w.stats
-            w.stats[:] = 0
-        return statuses
+        seconds = TICK if deadline is None else min(TICK, max(0.01, deadline - time.perf_counter()))
+        timer = threading.Timer(seconds, halt.fill, (1,))
+        timer.daemon = True
+        timer.start()
+        try:
+            if len(group) == 1:
+                before = int(self.stats[0])
+                status = self.advance(group[0], steps[0], shortcut, halt=halt)
+                return [status], [int(self.stats[0]) - before]
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="jump-kernel")
+            futures = [self._pool.submit(self.advance, w, step, shortcut, len(group), halt)
+                       for w, step in zip(group, steps, strict=True)]
+            statuses = [f.result() for f in futures]
+            done = [int(w.stats[0]) for w in group]
+            for w in group:
+                self.stats += w.stats
+                w.stats[:] = 0
+            return statuses, done
+        finally:
+            timer.cancel()
+            halt[0] = 1     # Ctrl-C while waiting for the threads: they pause within 1024 positions
 
     def search(self, budget: int | None, deadline: float | None = None, node_cap: int | None = None,
                label: str = "", start: Sequence[NodeId] | None = None,
@@ -1352,7 +1374,10 @@ class KernelSearch:
 
     def _slices(self, walks: list[Walk], step_size: int, deadline: float | None, node_cap: int | None, label: str,
                 complete: bool, began: float, start_nodes: int) -> tuple[int, list[tuple[int, int]]]:
-        """The walks of :meth:`search` in turns of ``step_size`` positions."""
+        """The walks of :meth:`search` in turns of ``step_size`` positions, each turn in ticks
+        (:meth:`_tick`): between two ticks the deadline, the position cap, Ctrl-C and the progress
+        line are seen to, and a walk halted by the tick goes on with the rest of its turn (so the
+        turns, and with one thread the positions searched, do not depend on the clock)."""
         shown = began
         shortcut = 1 if complete else 0
         size = min(self.workers, len(walks))
@@ -1363,25 +1388,27 @@ class KernelSearch:
             for group in groups:
                 step = step_size if node_cap is None else max(
                     1, min(step_size, (start_nodes + node_cap - self.nodes) // len(group)))
-                if len(group) == 1:
-                    statuses = [self.advance(group[0], step, shortcut)]
-                else:
-                    statuses = self._advance_together(group, step, shortcut)
-                for w, status in zip(group, statuses, strict=True):
-                    if status == FOUND:
-                        return FOUND, self._found_jumps(w, complete)
-                if EXHAUSTED in statuses:
-                    return EXHAUSTED, []
-                self._grow()
-                now = time.perf_counter()
-                if (deadline is not None and now > deadline
-                        or node_cap is not None and self.nodes - start_nodes >= node_cap):
-                    return PAUSED, []
-                if now - shown > 0.5:
-                    shown = now
-                    rate = (self.nodes - start_nodes) / max(now - began, 1e-9)
-                    self.progress(f"{label}: {self.nodes:,} positions, {rate / 1e6:.1f} M/s, "
-                                  f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
+                turn = [(w, step) for w in group]   # each walk with the positions left in its turn
+                while turn:
+                    ticked = [w for w, _ in turn]
+                    statuses, done = self._tick(ticked, [left for _, left in turn], shortcut, deadline)
+                    for w, status in zip(ticked, statuses, strict=True):
+                        if status == FOUND:
+                            return FOUND, self._found_jumps(w, complete)
+                    if EXHAUSTED in statuses:
+                        return EXHAUSTED, []
+                    self._grow()
+                    now = time.perf_counter()
+                    if (deadline is not None and now > deadline
+                            or node_cap is not None and self.nodes - start_nodes >= node_cap):
+                        return PAUSED, []
+                    if now - shown > 0.5:
+                        shown = now
+                        rate = (self.nodes - start_nodes) / max(now - began, 1e-9)
+                        self.progress(f"{label}: {self.nodes:,} positions, {rate / 1e6:.1f} M/s, "
+                                      f"table {int(self.stats[1]):,} + dead {int(self.stats[2]):,}")
+                    turn = [(w, left - n) for (w, left), status, n in zip(turn, statuses, done, strict=True)
+                            if status == HALTED and left > n]
 
     def _found_jumps(self, w: Walk, complete: bool) -> list[tuple[int, int]]:
         """The single jumps (0-based from, to) of the walk ``w`` that found a finish, mapped back from
@@ -1447,12 +1474,12 @@ class KernelSearch:
                         continue
                     if depth + bound >= len(best):
                         continue
-                    status, jumps = self.search(None, start=nodes_of(q), node_cap=BEAM_PROBE)
+                    status, jumps = self.search(None, deadline, BEAM_PROBE, start=nodes_of(q))
                     if status == FOUND:
                         finish = jumps
                         shorter = min(len(best) - depth, len(chains(jumps))) - 1
                         if shorter >= bound:
-                            status, jumps = self.search(shorter, start=nodes_of(q), node_cap=BEAM_PROBE)
+                            status, jumps = self.search(shorter, deadline, BEAM_PROBE, start=nodes_of(q))
                             if status == FOUND:
                                 finish = jumps
                         if depth + len(chains(finish)) < len(best):
@@ -1550,7 +1577,9 @@ class KernelSearch:
                 note(f"branch and bound below {len(best)}: interrupted (Ctrl-C)")
                 return result(best, low, False, False, refuted(low))
             else:
-                note(f"branch and bound: no better answer within {left:,} positions")
+                note("branch and bound: no better answer within its share of the limit"
+                     if share_deadline is not None and time.perf_counter() > share_deadline
+                     else f"branch and bound: no better answer within {left:,} positions")
                 break
         # iterative deepening raises the proven bound; without a limit, a budget that takes more
         # than ``stall`` positions ends the run (the answer stays feasible, with the bound so far)

@@ -936,3 +936,18 @@ def test_loading_the_kernel_is_announced_once_per_process():
             "[KernelSearch(board, [1, 2, 4], progress=said.append) for _ in range(2)]; print(said)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == repr([KERNEL_LOADING])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_time_limit_holds_on_positions_where_a_walk_turn_takes_seconds(workers):
+    """On a hard Power of Two position (seed 117: 5 moves are refuted after about 2 minutes) a
+    walk's turn of 2 million positions takes 5-15 s; a timer cuts it into ticks, so a 3 s limit
+    ends the run within a fraction of a second (before, it ended after 5.2 s with one thread and
+    6.3 s with two), the last step saying that the limit was reached."""
+    start = solve_forward(P2, seed=117)["final_position"]
+    res = KernelSearch(P2, start, workers=workers).run(time_limit=3.0)
+    assert res.seconds < 3.5, res.log
+    assert res.moves is not None and not res.proven and res.bound >= 4
+    assert res.log[-1].startswith(f"time or position limit reached while searching {res.bound} moves")
+    # branch and bound had a quarter of the limit: the log says that this, not its position count, ended it
+    assert any(m.startswith("branch and bound: no better answer within its share of the limit (") for m in res.log)
