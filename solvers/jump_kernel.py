@@ -65,6 +65,8 @@ FOUND, EXHAUSTED, PAUSED, HALTED = 1, 0, 2, 3
 SLICE = 1 << 21
 """Positions per walk's turn (0.3 s on the English board; 5-15 s on hard Power of Two positions,
 where the parity tests make a position dear: so a turn is cut into ticks)."""
+REHASH_SECONDS = 100e-9
+"""A table's growth, foreseen before the first one is timed: seconds per slot of the old table."""
 TICK = 0.25
 """Seconds of compiled work between two looks at the clock, Ctrl-C and the progress line: a timer
 sets the walks' ``halt`` flag, they pause (:data:`HALTED`) and go on with the rest of their turn."""
@@ -1199,6 +1201,11 @@ class KernelSearch:
         self._alloc_tt(MIN_SLOTS)
         self._alloc_dead(MIN_SLOTS)
         self.stats[:] = 0
+        self.frozen = False
+        """Set when a table's growth would end after the search's deadline: the tables stay as they
+        are for the rest of that search (a full table overwrites entries)."""
+        self.rehash_seconds = REHASH_SECONDS
+        """Seconds per slot of the last growth (its old table's slots), to foresee the next one."""
 
     # ------------------------------------------------------------- tables
     def _alloc_tt(self, slots: int) -> None:
@@ -1212,22 +1219,40 @@ class KernelSearch:
         """Entry counts at which the kernel pauses to let a table grow (never, once it cannot)."""
         total = self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES
         never = 1 << 62
+        if self.frozen:
+            return never, never
         tt = self.tk.shape[0] // 2 if total + self.tk.shape[0] * TT_BYTES <= self.memory else never
         dead = self.dk.shape[0] // 2 if total + self.dk.shape[0] * DEAD_BYTES <= self.memory else never
         return tt, dead
 
-    def _grow(self) -> None:
-        """Doubles a table whose load passed one half, while both stay within the memory option."""
+    def _grow(self, deadline: float | None = None) -> None:
+        """Doubles a table whose load passed one half, while both stay within the memory option.
+        With a ``deadline``, a growth that would end after it (timed by the last one: about 90 ns
+        per slot, 6 s for a table of 64 million) is not begun: the tables are then frozen for the
+        rest of the search (:attr:`frozen`)."""
+        if self.frozen:
+            return
         total = self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES
-        if self.stats[1] * 2 > self.tk.shape[0] and total + self.tk.shape[0] * TT_BYTES <= self.memory:
+        grow_tt = self.stats[1] * 2 > self.tk.shape[0] and total + self.tk.shape[0] * TT_BYTES <= self.memory
+        grow_dead = (self.stats[2] * 2 > self.dk.shape[0]
+                     and total + grow_tt * self.tk.shape[0] * TT_BYTES + self.dk.shape[0] * DEAD_BYTES <= self.memory)
+        slots = grow_tt * self.tk.shape[0] + grow_dead * self.dk.shape[0]
+        if not slots:
+            return
+        began = time.perf_counter()
+        if deadline is not None and began + slots * self.rehash_seconds > deadline:
+            self.frozen = True
+            return
+        if grow_tt:
             old = (self.tk, self.td)
             self._alloc_tt(old[0].shape[0] * 2)
             _rehash_tt(*old, self.tk, self.td, self.stats)
-            total += old[0].shape[0] * TT_BYTES
-        if self.stats[2] * 2 > self.dk.shape[0] and total + self.dk.shape[0] * DEAD_BYTES <= self.memory:
+        if grow_dead:
             old_dk = self.dk
             self._alloc_dead(old_dk.shape[0] * 2)
             _rehash_dead(old_dk, self.dk, self.stats)
+        if slots >= MIN_SLOTS << 4:   # long enough to time
+            self.rehash_seconds = (time.perf_counter() - began) / slots
 
     # ------------------------------------------------------------- perimeter
     def build_perimeter(self, limit: int) -> None:
@@ -1364,6 +1389,7 @@ class KernelSearch:
             walks = [self.walk(1, budget, (i // 2) % len(self.perms), start, order=i % 2)
                      for i in range(1 if complete else self.workers)]
             step_size = SLICE
+        self.frozen = False
         began = time.perf_counter()
         start_nodes = self.nodes
         try:
@@ -1397,10 +1423,11 @@ class KernelSearch:
                             return FOUND, self._found_jumps(w, complete)
                     if EXHAUSTED in statuses:
                         return EXHAUSTED, []
-                    self._grow()
+                    if deadline is not None and time.perf_counter() > deadline:
+                        return PAUSED, []
+                    self._grow(deadline)
                     now = time.perf_counter()
-                    if (deadline is not None and now > deadline
-                            or node_cap is not None and self.nodes - start_nodes >= node_cap):
+                    if node_cap is not None and self.nodes - start_nodes >= node_cap:
                         return PAUSED, []
                     if now - shown > 0.5:
                         shown = now

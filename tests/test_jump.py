@@ -951,3 +951,27 @@ def test_a_time_limit_holds_on_positions_where_a_walk_turn_takes_seconds(workers
     assert res.log[-1].startswith(f"time or position limit reached while searching {res.bound} moves")
     # branch and bound had a quarter of the limit: the log says that this, not its position count, ended it
     assert any(m.startswith("branch and bound: no better answer within its share of the limit (") for m in res.log)
+
+
+def test_a_table_growth_that_would_end_after_the_deadline_is_not_begun():
+    """Doubling a table of 64 million slots took 5.9 s and ran past a 60 s limit (seed 120 ended
+    after 65.5 s). A growth foreseen to end after the deadline is not begun: the tables stay as they
+    are (frozen) for the rest of that search; without a deadline, or in the next search, they grow."""
+    import time
+
+    ks = KernelSearch(P2, [1, 2, 4])
+    slots = ks.tk.shape[0]
+    ks.stats[1] = slots           # the transposition table reads as full: a growth is due
+    ks.rehash_seconds = 1e-3      # foreseen: 65 s for 65,536 slots
+    ks._grow(time.perf_counter() + 10)
+    assert ks.frozen and ks.tk.shape[0] == slots and ks._limits() == (1 << 62, 1 << 62)
+    ks._grow(None)                # frozen: not even without a deadline, until the next search
+    assert ks.tk.shape[0] == slots
+    ks.search(2)
+    assert not ks.frozen
+    ks.stats[1] = slots
+    ks._grow(time.perf_counter() + 100)   # it would end in time
+    assert ks.tk.shape[0] == 2 * slots
+    ks.stats[1] = 2 * slots
+    ks._grow(None)
+    assert ks.tk.shape[0] == 4 * slots and not ks.frozen
