@@ -1119,7 +1119,7 @@ class KernelSearch:
             self.progress(KERNEL_LOADING)
         self.interrupted = False
         """Set by Ctrl-C: the compiled walk cannot be stopped, so the signal arrives as
-        ``KeyboardInterrupt`` when a slice returns to Python; every later search returns PAUSED."""
+        ``KeyboardInterrupt`` when a tick returns to Python; every later search returns PAUSED."""
         self.setup = setup or target_setup(board, mask_of(self.start_nodes), targets, pagodas=pagodas)
         n = board.size
         self.n = n
@@ -1395,7 +1395,7 @@ class KernelSearch:
         start_nodes = self.nodes
         try:
             return self._slices(walks, step_size, deadline, node_cap, label, complete, began, start_nodes)
-        except KeyboardInterrupt:  # Ctrl-C between two slices of compiled work
+        except KeyboardInterrupt:  # Ctrl-C between two ticks of compiled work
             self.interrupted = True
             return PAUSED, []
 
