@@ -974,11 +974,12 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             d -= 1
             result = -1
         # next child of frame d
-        if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead or halt[0] and count & 1023 == 0:
+        spent = count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead
+        if spent or halt[0] and count & 1023 == 0:
             stats[0] += count
             state[0] = d
             state[1] = 0
-            return PAUSED if count >= max_nodes or stats[1] > grow_tt or stats[2] > grow_dead else HALTED
+            return PAUSED if spent else HALTED
         pos = fu[d, 0]
         budget = fi[d, 1]
         cur = fi[d, 3]

@@ -4,6 +4,9 @@ and on broken copies, and the CLI."""
 
 import copy
 import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -928,9 +931,6 @@ def test_clicks_only_offer_what_the_checker_accepts(puzzle):
 def test_loading_the_kernel_is_announced_once_per_process():
     """Numba loads (or, on a machine's first run, compiles) the kernel when the first search of a
     process is set up: that search's progress says so, later ones do not."""
-    import subprocess
-    import sys
-
     code = ("from powertwo.boards import load; from powertwo.solvers.jump_kernel import KernelSearch; "
             "board = load('power-of-two'); said = []; "
             "[KernelSearch(board, [1, 2, 4], progress=said.append) for _ in range(2)]; print(said)")
@@ -957,8 +957,6 @@ def test_a_table_growth_that_would_end_after_the_deadline_is_not_begun():
     """Doubling a table of 64 million slots took 5.9 s and ran past a 60 s limit (seed 120 ended
     after 65.5 s). A growth foreseen to end after the deadline is not begun: the tables stay as they
     are (frozen) for the rest of that search; without a deadline, or in the next search, they grow."""
-    import time
-
     ks = KernelSearch(P2, [1, 2, 4])
     slots = ks.tk.shape[0]
     ks.stats[1] = slots           # the transposition table reads as full: a growth is due
