@@ -750,14 +750,6 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     nbare = _popcount(bare)
     if nbare > 2:
         return _U0    # stones no jump inside the area passes over must move: at most J1 and J2
-    # the cosets of the removals (e_u + a line across u) and of the ends, once (reduction is linear)
-    rest = area
-    while rest:
-        u = _low_index(rest)
-        rest &= rest - _U1
-        for i in range(ostart[u], ostart[u + 1]):
-            if ovec[i] & area == ovec[i]:
-                removal[i] = _reduce(ovec[i] ^ (_U1 << np.uint64(u)), piv, pivots)
     # the J1 side
     movers = _U0
     nused = 0
@@ -773,6 +765,22 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     for g in range(n_home):
         r = home[g]
         group = movable & r
+        if group == _U0:
+            continue
+        # the cosets of the removals inside r (e_u + a line across u), once per group; the lines
+        # across a stone differ by the span, so a stone has one
+        m = 0
+        ru = r
+        while ru:
+            u = _low_index(ru)
+            ru &= ru - _U1
+            ub = _U1 << np.uint64(u)
+            for i in range(ostart[u], ostart[u + 1]):
+                if ovec[i] & area == ovec[i]:
+                    removal[m] = _reduce(ovec[i] ^ ub, piv, pivots)
+                    m += 1
+                    if pos & ub:
+                        break
         while group:
             j = _low_index(group)
             group &= group - _U1
@@ -780,22 +788,17 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
             side = _reduce(_first_line(j, area, ostart, ovec) ^ jb, piv, pivots)
             if bare & ~jb == _U0 and _ends_at(rc ^ side, r & targets, piv, pivots):
                 movers |= jb     # it may clear the board alone (its second move goes on from its first)
-            ru = r
-            while ru:
-                u = _low_index(ru)
-                ru &= ru - _U1
-                for i in range(ostart[u], ostart[u + 1]):
-                    if ovec[i] & area == ovec[i]:
-                        key = side ^ removal[i]
-                        if key == _U0:
-                            zero |= jb
-                            continue
-                        slot = _hash_slot(keys, key)
-                        if keys[slot] == _U0:
-                            keys[slot] = key
-                            used[nused] = slot
-                            nused += 1
-                        masks[slot] |= jb
+            for x in range(m):
+                key = side ^ removal[x]
+                if key == _U0:
+                    zero |= jb
+                    continue
+                slot = _hash_slot(keys, key)
+                if keys[slot] == _U0:
+                    keys[slot] = key
+                    used[nused] = slot
+                    nused += 1
+                masks[slot] |= jb
     # the J2 side
     rest = area & targets
     while rest:
