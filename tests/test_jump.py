@@ -684,6 +684,56 @@ def test_a_refuted_chain_state_records_its_stones_without_the_chain():
     assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
 
 
+def _promise(board, pos, j):
+    """The stones other than ``j`` that a jump from ``j``'s reach over the stones passes over
+    (landings ignored), by the board's jumps: what the kernel's ordering counts."""
+    reach, frontier = {j}, [j]
+    while frontier:
+        a = frontier.pop()
+        for x, b, c in board.jumps:
+            if x == a and b in pos and c not in reach:
+                reach.add(c)
+                frontier.append(c)
+    return len({b for a, b, _ in board.jumps if a in reach and b in pos and b != j})
+
+
+def test_movers_near_the_root_go_by_promise():
+    """The movers of a state near the root are tried most promising first (the most stones their
+    reach can jump), ties from the lowest node up; every mover exactly once."""
+    from powertwo.solvers.jump_kernel import _order_movers
+
+    pos = committed("jump-bench-3")["position"]
+    movers = pos[::2]
+    out, score = np.zeros(65, dtype=np.int64), np.zeros(64, dtype=np.int64)
+    ks = KernelSearch(P2, pos)
+    _order_movers(np.uint64(mask_of(pos)), np.uint64(mask_of(movers)), ks.jstart, ks.jover, ks.jto, ks.ends, out,
+                  score)
+    tried = [int(v) + 1 for v in out[1:len(movers) + 1]]
+    promise = {v: _promise(P2, set(pos), v) for v in movers}
+    assert out[0] == 0 and sorted(tried) == sorted(movers)
+    assert tried == sorted(movers, key=lambda v: (-promise[v], v))
+    assert sorted(set(promise.values())) == [0, 1, 30]   # 0: stones with no jump
+
+
+def test_ordering_by_promise_changes_the_order_not_the_verdicts():
+    """Node order throughout (``order_moves = 0``) and by promise near the root reach the same
+    verdicts on seed 5 (3 moves refuted, 4 found); the answers found differ and both replay."""
+    from powertwo.solvers.jump import replay_reverse
+    from powertwo.solvers.jump_kernel import chains
+
+    pos = committed("jump-bench-5")["position"]
+    answers = []
+    for order_moves in (0, 2):
+        ks = KernelSearch(P2, pos)
+        ks.order_moves = order_moves
+        assert ks.search(3)[0] == EXHAUSTED
+        status, jumps = ks.search(4)
+        fault, left = replay_reverse(P2, pos, chains(jumps))
+        assert (status, fault, len(left)) == (FOUND, None, 1)
+        answers.append(jumps)
+    assert answers[0] != answers[1]
+
+
 def test_hash_slots_depend_on_every_node():
     """Positions that differ only on the high nodes (46-64 on the Power of Two board) spread over
     the table like any others (the slot once ignored the key's top bits: whole runs of probes filled
@@ -775,8 +825,8 @@ def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budge
     assert len(ks.perms) == 8 and ks.pw.shape[0] == (board is ENGLISH)   # (no pagodas for 64 targets)
     walk = ks.walk(mode, budget, sym, start)
     deepest = checked = 0
-    for _ in range(300):
-        status = ks.advance(walk, 997)
+    for _ in range(600):
+        status = ks.advance(walk, 499)
         depth = int(walk.state[0])
         for d in range(depth + 1):
             pos = int(walk.fu[d, 0])
@@ -801,7 +851,7 @@ def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share
     assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
     assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
     assert replay_reverse(P2, pos, res.moves)[0] is None
-    out = solve_reverse(P2, position=pos, node_limit=300_000)
+    out = solve_reverse(P2, position=pos, node_limit=100_000)   # the finish comes after 178,732
     assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
 
 
