@@ -744,7 +744,7 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     small, big = _table_sizes(ovec.shape[0])
     piv = scratch[:64]
     end = scratch[64:128]     # the cosets of e_w
-    removal = scratch[128 + small:128 + small + ovec.shape[0]]    # the cosets of e_u + a line across u
+    removal = scratch[128 + small:128 + small + ovec.shape[0]]    # a group's cosets of e_u + a line across u
     o = 128 + small + ovec.shape[0]
     keys = scratch[o:o + big]
     masks = scratch[o + big:o + 2 * big]
@@ -928,7 +928,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
     result = -1
     count = 0
     score = np.zeros(64, dtype=np.int64)   # work space of _order_movers
-    order_from = fi[0, 1] - order_moves + 1 if order_moves > 0 and not high_first else 1 << 30   # budgets by promise
+    # the budgets whose movers go by promise: the walk's first order_moves fresh moves (mode 1, low-first walk)
+    order_from = fi[0, 1] - order_moves + 1 if mode == 1 and order_moves > 0 and not high_first else 1 << 30
     while True:
         if entering:
             entering = 0
@@ -1055,13 +1056,13 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                         rest = _U0   # (stones, none) failed this budget: so does every fresh move
                 if mode == 1 and budget == 2 and radius == 0 and rest != _U0:
                     rest &= _first_movers(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
-                if mode == 1 and budget >= order_from and rest != _U0:
+                if budget >= order_from and rest != _U0:
                     _order_movers(pos, rest, jstart, jover, jto, ends, fo[d], score)
                 fu[d, 1] = rest
             rest = fu[d, 1]
             if rest == _U0:
                 break
-            if mode == 1 and budget >= order_from:
+            if budget >= order_from:
                 fo[d, 0] += 1
                 cur = fo[d, fo[d, 0]]
             else:
