@@ -743,7 +743,7 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     may clear the board alone (two moves of one stone are one trail) stays too."""
     small, big = _table_sizes(ovec.shape[0])
     piv = scratch[:64]
-    end = scratch[64:128]     # the cosets of e_w
+    end = scratch[64:128]     # the cosets of e_w for the targets w of one wide group
     removal = scratch[128 + small:128 + small + ovec.shape[0]]    # a group's cosets of e_u + a line across u
     o = 128 + small + ovec.shape[0]
     keys = scratch[o:o + big]
@@ -808,13 +808,15 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
                     nused += 1
                 masks[slot] |= jb
     # the J2 side
-    rest = area & targets
-    while rest:
-        w = _low_index(rest)
-        rest &= rest - _U1
-        end[w] = _reduce(_U1 << np.uint64(w), piv, pivots)
     for g in range(n_wide):
         r = wide[g]
+        n_ends = 0     # the cosets of e_w for the targets w inside r, in a row
+        rw = r & targets
+        while rw:
+            w = _low_index(rw)
+            rw &= rw - _U1
+            end[n_ends] = _reduce(_U1 << np.uint64(w), piv, pivots)
+            n_ends += 1
         group = pos & r
         while group:
             j2 = _low_index(group)
@@ -828,11 +830,8 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
             if allowed & ~movers == _U0:
                 continue
             side = _reduce(c ^ _first_line(j2, area, ostart, ovec) ^ b2, piv, pivots)
-            rw = r & targets
-            while rw:
-                w = _low_index(rw)
-                rw &= rw - _U1
-                key = side ^ end[w]
+            for e in range(n_ends):
+                key = side ^ end[e]
                 if key == _U0:
                     movers |= zero & allowed
                 else:
