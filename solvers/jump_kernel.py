@@ -492,6 +492,18 @@ def _ends_at(t: np.uint64, ends: np.uint64, piv: np.ndarray, pivots: np.uint64) 
 
 
 @njit(cache=True)
+def _end_cosets(ends: np.uint64, piv: np.ndarray, pivots: np.uint64, out: np.ndarray) -> int:
+    """The cosets of ``e_w`` for the nodes ``w`` of ``ends`` into ``out``, in a row; returns how many."""
+    n = 0
+    while ends:
+        w = _low_index(ends)
+        ends &= ends - _U1
+        out[n] = _reduce(_U1 << np.uint64(w), piv, pivots)
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def _hash_slot(table: np.ndarray, key: np.uint64) -> np.int64:
     """Where the nonzero ``key`` stands in the open-addressing set ``table`` (a power-of-two size,
     0 = empty), or the empty slot where it would go."""
@@ -663,13 +675,7 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
             continue    # two stones no jump inside the reaches passes over: neither is J
         if bare:
             cand &= bare
-        n_ends = 0
-        rest = reach & targets
-        while rest:
-            w = _low_index(rest)
-            rest &= rest - _U1
-            end_cosets[n_ends] = _reduce(_U1 << np.uint64(w), piv, pivots)
-            n_ends += 1
+        n_ends = _end_cosets(reach & targets, piv, pivots, end_cosets)
         removal_zero = False
         if last >= 0:
             # last's end u and the jump (a, u, c) by which J removes it, a and c in J's reach
@@ -810,13 +816,7 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     # the J2 side
     for g in range(n_wide):
         r = wide[g]
-        n_ends = 0     # the cosets of e_w for the targets w inside r, in a row
-        rw = r & targets
-        while rw:
-            w = _low_index(rw)
-            rw &= rw - _U1
-            end[n_ends] = _reduce(_U1 << np.uint64(w), piv, pivots)
-            n_ends += 1
+        n_ends = _end_cosets(r & targets, piv, pivots, end)
         group = pos & r
         while group:
             j2 = _low_index(group)
