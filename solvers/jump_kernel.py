@@ -397,11 +397,12 @@ def _reach(j: int, over: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: 
     while frontier:
         x = _low_index(frontier)
         frontier &= frontier - _U1
-        for k in range(jstart[x], jstart[x + 1]):
-            tb = _U1 << np.uint64(jto[k])
-            if (over >> np.uint64(jover[k])) & _U1 and not reach & tb:
-                reach |= tb
-                frontier |= tb
+        step = _U0
+        for k in range(jstart[x], jstart[x + 1]):   # without branches: a jump's landing, masked by its over
+            step |= (_U1 << np.uint64(jto[k])) & (_U0 - ((over >> np.uint64(jover[k])) & _U1))
+        step &= ~reach
+        reach |= step
+        frontier |= step
     return reach
 
 
