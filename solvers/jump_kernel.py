@@ -535,9 +535,10 @@ def _table_sizes(lines: int) -> tuple[int, int]:
 def scratch_for(ovec: np.ndarray) -> np.ndarray:
     """The work space of the parity tests for a board whose lines across nodes are ``ovec``: a basis
     (64), the cosets of the ends (64), the small hash set of :func:`_table_sizes`, a coset per line,
-    the big hash set with its masks and its used slots, two lists of reach groups (64 each)."""
+    the big hash set with its masks and its used slots, two lists of reach groups (64 each), a filter
+    of 65536 bits (:func:`_first_of_three`)."""
     small, big = _table_sizes(ovec.shape[0])
-    return np.zeros(128 + small + ovec.shape[0] + 3 * big + 128, dtype=np.uint64)
+    return np.zeros(128 + small + ovec.shape[0] + 3 * big + 128 + 1024, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -719,6 +720,39 @@ def _can_jump(pos: np.uint64, j: int, jstart: np.ndarray, jover: np.ndarray, jto
 
 
 @njit(cache=True)
+def _movable(pos: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray) -> np.uint64:
+    """The stones of ``pos`` that have a jump."""
+    movable = _U0
+    rest = pos
+    while rest:
+        j = _low_index(rest)
+        rest &= rest - _U1
+        if _can_jump(pos, j, jstart, jover, jto):
+            movable |= _U1 << np.uint64(j)
+    return movable
+
+
+@njit(cache=True)
+def _removal_cosets(nodes: np.uint64, pos: np.uint64, area: np.uint64, ostart: np.ndarray, ovec: np.ndarray,
+                    piv: np.ndarray, pivots: np.uint64, out: np.ndarray) -> int:
+    """The cosets of the removals of a mover on the nodes ``nodes`` (``e_u`` + a line across ``u``
+    inside ``area``) into ``out``; returns how many. The lines across a stone of ``pos`` differ by
+    the span, so a stone's node has one."""
+    m = 0
+    while nodes:
+        u = _low_index(nodes)
+        nodes &= nodes - _U1
+        ub = _U1 << np.uint64(u)
+        for i in range(ostart[u], ostart[u + 1]):
+            if ovec[i] & area == ovec[i]:
+                out[m] = _reduce(ovec[i] ^ ub, piv, pivots)
+                m += 1
+                if pos & ub:
+                    break
+    return m
+
+
+@njit(cache=True)
 def _groups(stones: np.uint64, over: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
             out: np.ndarray) -> tuple[int, np.uint64]:
     """The reaches over ``over`` of the groups of ``stones`` (one reach per group: a stone inside
@@ -770,32 +804,13 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     nused = 0
     rc = _reduce(c, piv, pivots)
     zero = _U0        # the J1s whose side is the coset 0
-    movable = _U0
-    rest = pos
-    while rest:
-        j = _low_index(rest)
-        rest &= rest - _U1
-        if _can_jump(pos, j, jstart, jover, jto):
-            movable |= _U1 << np.uint64(j)
+    movable = _movable(pos, jstart, jover, jto)
     for g in range(n_home):
         r = home[g]
         group = movable & r
         if group == _U0:
             continue
-        # the cosets of the removals inside r (e_u + a line across u), once per group; the lines
-        # across a stone differ by the span, so a stone has one
-        m = 0
-        ru = r
-        while ru:
-            u = _low_index(ru)
-            ru &= ru - _U1
-            ub = _U1 << np.uint64(u)
-            for i in range(ostart[u], ostart[u + 1]):
-                if ovec[i] & area == ovec[i]:
-                    removal[m] = _reduce(ovec[i] ^ ub, piv, pivots)
-                    m += 1
-                    if pos & ub:
-                        break
+        m = _removal_cosets(r, pos, area, ostart, ovec, piv, pivots, removal)   # once per group
         while group:
             j = _low_index(group)
             group &= group - _U1
@@ -808,6 +823,8 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
                 if key == _U0:
                     zero |= jb
                     continue
+                # written out, here and in _first_of_three: a helper called per key made this test
+                # 35% slower (numba counts the references to the arrays passed, inlined or not)
                 slot = _hash_slot(keys, key)
                 if keys[slot] == _U0:
                     keys[slot] = key
@@ -843,6 +860,137 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
         keys[used[i]] = _U0
         masks[used[i]] = _U0
     return movers
+
+
+@njit(cache=True)
+def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+                  ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
+    """With three fresh moves left and no chain in progress (budget 3), which stones may make the
+    first (J1, then J2 and J3; necessary conditions, see :func:`_first_movers`)? None: refuted.
+
+    Three movers jump inside the *area of three*: J1 over the stones, J2 also over wherever J1 may
+    stand, J3 also over wherever J2 may stand (three reaches, each over the nodes of the one
+    before). A stone that no jump inside the area passes over (*bare*) cannot be jumped where it
+    stands, so it is a mover: more than three bare stones refute. With two or three, the parity
+    system (the jumps of the stones that stay: ``c`` + span) leaves few unknowns: the removals of
+    two movers (``e_u`` + a line across ``u``, anywhere in the area), the end ``w`` of the last (a
+    target) and, with two bare stones, one more mover ``X``; the ``X`` sides go into a hash set
+    (behind a filter of 65,536 bits) and the sum of each pair of removals is looked up. Fewer
+    distinct movers (a stone moving twice, or two moves in all) give one removal and one end. With
+    fewer than two bare stones the unknowns are too many to test cheaply: every stone may move."""
+    small, big = _table_sizes(ovec.shape[0])
+    piv = scratch[:64]
+    end = scratch[64:128]
+    removal = scratch[128 + small:128 + small + ovec.shape[0]]
+    o = 128 + small + ovec.shape[0]
+    keys = scratch[o:o + big]
+    masks = scratch[o + big:o + 2 * big]
+    used = scratch[o + 2 * big:o + 3 * big]
+    home = scratch[o + 3 * big:o + 3 * big + 64]
+    _, reached = _groups(pos, pos, jstart, jover, jto, home)           # where J1 may stand
+    _, area = _groups(pos, pos | reached, jstart, jover, jto, home)    # ... J2
+    _, area = _groups(pos, pos | area, jstart, jover, jto, home)       # ... J3: the area of three
+    c, pivots, bare = _trail_system(pos, area, ostart, ovec, piv, 3)
+    nbare = _popcount(bare)
+    if nbare > 3:
+        return _U0
+    if nbare < 2:
+        return ~_U0
+    movable = _movable(pos, jstart, jover, jto)
+    if nbare == 3 and bare & movable == _U0:
+        return _U0
+    k = _reduce(c ^ bare, piv, pivots)      # a bare stone has no line: its part is e_b alone
+    m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
+    n_ends = _end_cosets(targets & area, piv, pivots, end)
+    allowed = _U0
+    # the ends: k + e_w (one removal: two movers; two removals: three bare movers)
+    size = 16
+    while size < 4 * n_ends:
+        size *= 2
+    table = keys[:size]
+    nused = 0
+    k_end = False      # k itself is the coset of an end: the removals must cancel
+    for e in range(n_ends):
+        key = k ^ end[e]
+        if key == _U0:
+            k_end = True
+            continue
+        slot = _hash_slot(table, key)
+        if table[slot] == _U0:
+            table[slot] = key
+            used[nused] = slot
+            nused += 1
+    if nbare == 3:
+        if k_end:
+            allowed = bare     # both removals on one coset
+        for i in range(m):
+            if allowed != _U0:
+                break
+            for j in range(i + 1, m):
+                x = removal[i] ^ removal[j]
+                if x != _U0 and table[_hash_slot(table, x)] == x:
+                    allowed = bare
+                    break
+    else:
+        for i in range(m):
+            x = removal[i]
+            if k_end if x == _U0 else table[_hash_slot(table, x)] == x:
+                allowed = bare
+                break
+    for i in range(nused):
+        table[used[i]] = _U0
+    if nbare == 3:
+        return allowed & movable
+    # two bare stones and a third mover X: k + p_X + e_w against the sums of two removals
+    xs = pos & ~bare
+    if bare & movable == _U0:
+        xs &= movable        # J1 is X
+    size = 16
+    while size < 4 * n_ends * _popcount(xs) and size < big:
+        size *= 2
+    table = keys[:size]
+    seen = scratch[o + 3 * big + 128:o + 3 * big + 1152]     # 65536 bits: most sums of two removals miss
+    nused = 0
+    zero = _U0
+    rest = xs
+    while rest:
+        third = _low_index(rest)
+        rest &= rest - _U1
+        xb = _U1 << np.uint64(third)
+        side = k ^ _reduce(_first_line(third, area, ostart, ovec) ^ xb, piv, pivots)
+        for e in range(n_ends):
+            key = side ^ end[e]
+            if key == _U0:
+                zero |= xb
+                continue
+            h = (key * _HASH) >> np.uint64(48)
+            seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
+            slot = _hash_slot(table, key)     # written out: see _first_movers
+            if table[slot] == _U0:
+                table[slot] = key
+                used[nused] = slot
+                nused += 1
+            masks[slot] |= xb
+    found = zero       # two removals on one coset
+    for i in range(m):
+        if found != _U0 and (bare | found) & movable == movable:
+            break
+        for j in range(i + 1, m):
+            x = removal[i] ^ removal[j]
+            h = (x * _HASH) >> np.uint64(48)
+            if x == _U0 or not seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1:
+                continue
+            slot = _hash_slot(table, x)
+            if table[slot] == x:
+                found |= masks[slot]
+    for i in range(nused):
+        h = (table[used[i]] * _HASH) >> np.uint64(48)
+        seen[h >> np.uint64(6)] = _U0
+        table[used[i]] = _U0
+        masks[used[i]] = _U0
+    if found != _U0:
+        allowed |= bare | found
+    return allowed & movable
 
 
 @njit(cache=True)
@@ -1056,6 +1204,8 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
                         rest = _U0   # (stones, none) failed this budget: so does every fresh move
                 if mode == 1 and budget == 2 and radius == 0 and rest != _U0:
                     rest &= _first_movers(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
+                elif mode == 1 and budget == 3 and radius == 0 and rest != _U0:
+                    rest &= _first_of_three(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
                 if budget >= order_from and rest != _U0:
                     _order_movers(pos, rest, jstart, jover, jto, ends, fo[d], score)
                 fu[d, 1] = rest

@@ -597,6 +597,59 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
     assert kept > 150
 
 
+def _bare_in_the_area_of_three(ks, mask: np.uint64) -> int:
+    """How many stones of ``mask`` no jump inside the area of three passes over (see
+    :func:`~powertwo.solvers.jump_kernel._first_of_three`)."""
+    from powertwo.solvers.jump_kernel import _groups, _trail_system
+
+    home, piv = np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.uint64)
+    area = mask
+    for _ in range(3):
+        area = np.uint64(_groups(mask, mask | area, ks.jstart, ks.jover, ks.jto, home)[1])
+    return bin(int(_trail_system(mask, area, ks.ostart, ks.ovec, piv, 64)[2])).count("1")
+
+
+@pytest.mark.parametrize("board", [P2, ENGLISH], ids=["power-of-two", "english"])
+def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
+    """With three fresh moves left and no chain, the stones the test allows to make the first hold
+    every stone whose first jump leads to a finish within the budget (the exact recursion), and
+    none means no finish: on positions cleared by three chains played backwards and on random
+    positions; with two and with three bare stones it both refutes and lets finishes by (such
+    positions cleared by three chains are rare: the first ten of each from seed 10,000 on)."""
+    from powertwo.solvers.jump_kernel import _first_of_three, scratch_for
+
+    ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
+    scratch = scratch_for(ks.ovec)
+    every = np.uint64((1 << board.size) - 1)
+    seen: dict = {}
+    counts = {(bare, verdict): 0 for bare in (2, 3) for verdict in ("cleared", "refuted")}
+
+    def check(pos: list[int]) -> None:
+        mask = np.uint64(mask_of(pos))
+        allowed = int(_first_of_three(mask, every, ks.jstart, ks.jover, ks.jto, ks.ostart, ks.ovec, scratch))
+        stones = frozenset(pos)
+        starters = {a for a, b, c in board.jumps if a in stones and b in stones and c not in stones
+                    and _clearable(board, stones - {a, b} | {c}, c, 2, seen)}
+        for a in starters:
+            assert allowed >> (a - 1) & 1, (pos, a)
+        bare = _bare_in_the_area_of_three(ks, mask)
+        if bare in (2, 3) and (starters or allowed == 0):
+            counts[bare, "cleared" if starters else "refuted"] += 1
+
+    for seed in range(400):
+        check(_backward_chains(board, 3, seed)[0] if seed % 2 else _random_position(board, 6 + seed % 7, seed))
+    found = {2: 0, 3: 0}
+    for seed in range(10_000, 60_000):
+        pos = _backward_chains(board, 3, seed)[0]
+        bare = _bare_in_the_area_of_three(ks, np.uint64(mask_of(pos)))
+        if found.get(bare, 10) < 10:
+            found[bare] += 1
+            check(pos)
+        if min(found.values()) == 10:
+            break
+    assert min(counts.values()) >= 10, counts
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
     """Positions built by 2 to 5 chains played backwards on the Power of Two board (where the reach
