@@ -863,6 +863,100 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
 
 
 @njit(cache=True)
+def _shifted_set(table: np.ndarray, used: np.ndarray, k: np.uint64, values: np.ndarray, count: int,
+                 seen: np.ndarray) -> tuple[int, bool]:
+    """Puts ``k ^ values[i]`` (``i < count``) into the open-addressing set ``table`` (0 marks an
+    empty slot; ``used``: where to note the slots it fills) and, with a filter ``seen`` (size > 0),
+    their bits into it. Returns how many slots it filled and whether some ``k ^ values[i]`` is 0
+    (kept out)."""
+    nused = 0
+    zero = False
+    for i in range(count):
+        key = k ^ values[i]
+        if key == _U0:
+            zero = True
+            continue
+        slot = _hash_slot(table, key)
+        if table[slot] == _U0:
+            table[slot] = key
+            used[nused] = slot
+            nused += 1
+            if seen.shape[0]:
+                h = (key * _HASH) >> np.uint64(48)
+                seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
+    return nused, zero
+
+
+@njit(cache=True)
+def _empty_set(table: np.ndarray, used: np.ndarray, nused: int, seen: np.ndarray) -> None:
+    """Empties the ``nused`` slots ``used`` of ``table`` and, with a filter ``seen`` (size > 0),
+    its bits for their keys."""
+    for i in range(nused):
+        if seen.shape[0]:
+            h = (table[used[i]] * _HASH) >> np.uint64(48)
+            seen[h >> np.uint64(6)] = _U0
+        table[used[i]] = _U0
+
+
+@njit(cache=True)
+def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray, n_ends: int, sides: np.ndarray,
+                     n: int, keys: np.ndarray, used: np.ndarray, seen: np.ndarray) -> bool:
+    """May one bare stone ``b`` (``k``: ``c`` + ``e_b``), alone or with one or two other movers
+    ``X``, ``Y`` (``sides[:n]``: ``e_X`` + its line, each stone's), clear the board within three
+    moves, by parity (see :func:`_first_of_three`)? Is ``k`` an end (``end[:n_ends]``), or ``k`` + a
+    removal (``removal[:m]``) + a side + an end zero, or ``k`` + two removals (one twice allowed) +
+    two sides + an end? The sums of ``k`` and the removals go into hash sets (the second behind a
+    filter of 65,536 bits in ``seen``); the sums of sides and an end are looked up."""
+    for e in range(n_ends):
+        if end[e] == k:
+            return True     # b alone
+    # b and X: k + a removal against X + an end
+    table = keys[:512]
+    nused, zero = _shifted_set(table, used, k, removal, m, seen[:0])
+    found = False
+    for a in range(n):
+        for e in range(n_ends):
+            v = sides[a] ^ end[e]
+            if v == _U0 and zero or v != _U0 and table[_hash_slot(table, v)] == v:
+                found = True
+    _empty_set(table, used, nused, seen[:0])
+    if found:
+        return True
+    # b, X and Y: k + two removals (one coset twice: they cancel) against X + Y + an end
+    size = 16
+    while size < 2 * m * (m + 1) and size < keys.shape[0]:
+        size *= 2
+    table = keys[:size]
+    nused = 0
+    zero = False
+    for i in range(m):
+        filled, cancel = _shifted_set(table, used[nused:], k ^ removal[i], removal[i:], m - i, seen)
+        nused += filled
+        zero |= cancel
+    found = False
+    for a in range(n):
+        if found:
+            break
+        for b in range(a + 1, n):
+            if found:
+                break
+            xy = sides[a] ^ sides[b]
+            for e in range(n_ends):
+                v = xy ^ end[e]
+                if v == _U0:
+                    if zero:
+                        found = True
+                        break
+                    continue
+                h = (v * _HASH) >> np.uint64(48)
+                if seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1 and table[_hash_slot(table, v)] == v:
+                    found = True
+                    break
+    _empty_set(table, used, nused, seen)
+    return found
+
+
+@njit(cache=True)
 def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
                   ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With three fresh moves left and no chain in progress (budget 3), which stones may make the
@@ -877,7 +971,9 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     target) and, with two bare stones, one more mover ``X``; the ``X`` sides go into a hash set
     (behind a filter of 65,536 bits) and the sum of each pair of removals is looked up. Fewer
     distinct movers (a stone moving twice, or two moves in all) give one removal and one end. With
-    fewer than two bare stones the unknowns are too many to test cheaply: every stone may move."""
+    one bare stone the other two movers are unknown (:func:`_one_bare_finish`): the test only says
+    whether some choice fits, and then every stone may move. With none the unknowns are too many to
+    test cheaply: every stone may move."""
     small, big = _table_sizes(ovec.shape[0])
     piv = scratch[:64]
     end = scratch[64:128]
@@ -894,7 +990,7 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     nbare = _popcount(bare)
     if nbare > 3:
         return _U0
-    if nbare < 2:
+    if nbare < 1:
         return ~_U0
     movable = _movable(pos, jstart, jover, jto)
     if nbare == 3 and bare & movable == _U0:
@@ -902,24 +998,23 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     k = _reduce(c ^ bare, piv, pivots)      # a bare stone has no line: its part is e_b alone
     m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
     n_ends = _end_cosets(targets & area, piv, pivots, end)
+    seen = scratch[o + 3 * big + 128:o + 3 * big + 1152]     # 65536 bits: most sums miss
+    if nbare == 1:
+        n = 0
+        rest = pos & ~bare
+        while rest:
+            x = _low_index(rest)
+            rest &= rest - _U1
+            masks[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
+            n += 1
+        return ~_U0 if _one_bare_finish(k, removal, m, end, n_ends, masks, n, keys, used, seen) else _U0
     allowed = _U0
     # the ends: k + e_w (one removal: two movers; two removals: three bare movers)
     size = 16
     while size < 4 * n_ends:
         size *= 2
     table = keys[:size]
-    nused = 0
-    k_end = False      # k itself is the coset of an end: the removals must cancel
-    for e in range(n_ends):
-        key = k ^ end[e]
-        if key == _U0:
-            k_end = True
-            continue
-        slot = _hash_slot(table, key)
-        if table[slot] == _U0:
-            table[slot] = key
-            used[nused] = slot
-            nused += 1
+    nused, k_end = _shifted_set(table, used, k, end, n_ends, seen[:0])   # k_end: the removals must cancel
     if nbare == 3:
         if k_end:
             allowed = bare     # both removals on one coset
@@ -937,8 +1032,7 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
             if k_end if x == _U0 else table[_hash_slot(table, x)] == x:
                 allowed = bare
                 break
-    for i in range(nused):
-        table[used[i]] = _U0
+    _empty_set(table, used, nused, seen[:0])
     if nbare == 3:
         return allowed & movable
     # two bare stones and a third mover X: k + p_X + e_w against the sums of two removals
@@ -949,7 +1043,6 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     while size < 4 * n_ends * _popcount(xs) and size < big:
         size *= 2
     table = keys[:size]
-    seen = scratch[o + 3 * big + 128:o + 3 * big + 1152]     # 65536 bits: most sums of two removals miss
     nused = 0
     zero = _U0
     rest = xs
@@ -984,10 +1077,8 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
             if table[slot] == x:
                 found |= masks[slot]
     for i in range(nused):
-        h = (table[used[i]] * _HASH) >> np.uint64(48)
-        seen[h >> np.uint64(6)] = _U0
-        table[used[i]] = _U0
         masks[used[i]] = _U0
+    _empty_set(table, used, nused, seen)
     if found != _U0:
         allowed |= bare | found
     return allowed & movable

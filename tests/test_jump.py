@@ -614,7 +614,7 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     """With three fresh moves left and no chain, the stones the test allows to make the first hold
     every stone whose first jump leads to a finish within the budget (the exact recursion), and
     none means no finish: on positions cleared by three chains played backwards and on random
-    positions; with two and with three bare stones it both refutes and lets finishes by (such
+    positions; with one, two and three bare stones it both refutes and lets finishes by (such
     positions cleared by three chains are rare: the first ten of each from seed 10,000 on)."""
     from powertwo.solvers.jump_kernel import _first_of_three, scratch_for
 
@@ -622,7 +622,7 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     scratch = scratch_for(ks.ovec)
     every = np.uint64((1 << board.size) - 1)
     seen: dict = {}
-    counts = {(bare, verdict): 0 for bare in (2, 3) for verdict in ("cleared", "refuted")}
+    counts = {(bare, verdict): 0 for bare in (1, 2, 3) for verdict in ("cleared", "refuted")}
 
     def check(pos: list[int]) -> None:
         mask = np.uint64(mask_of(pos))
@@ -633,12 +633,12 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
         for a in starters:
             assert allowed >> (a - 1) & 1, (pos, a)
         bare = _bare_in_the_area_of_three(ks, mask)
-        if bare in (2, 3) and (starters or allowed == 0):
+        if bare in (1, 2, 3) and (starters or allowed == 0):
             counts[bare, "cleared" if starters else "refuted"] += 1
 
     for seed in range(400):
         check(_backward_chains(board, 3, seed)[0] if seed % 2 else _random_position(board, 6 + seed % 7, seed))
-    found = {2: 0, 3: 0}
+    found = {1: 0, 2: 0, 3: 0}
     for seed in range(10_000, 60_000):
         pos = _backward_chains(board, 3, seed)[0]
         bare = _bare_in_the_area_of_three(ks, np.uint64(mask_of(pos)))
@@ -648,6 +648,38 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
         if min(found.values()) == 10:
             break
     assert min(counts.values()) >= 10, counts
+
+
+def test_one_bare_finish_matches_brute_force():
+    """The three-move test's search for movers beside one bare stone finds a fitting choice exactly
+    when one exists: against every choice tried in turn, on random vectors of few bits (so that
+    choices fit often), with none to 12 removals, 8 sides and 8 ends."""
+    import itertools
+    import random
+
+    from powertwo.solvers.jump_kernel import _one_bare_finish, scratch_for
+
+    ks = KernelSearch(P2, P2.nodes[:2], symmetry=False, perimeter=0)
+    scratch = scratch_for(ks.ovec)
+    keys, used, seen = scratch[:16384], scratch[16384:32768], scratch[32768:33792]
+    rng = random.Random(7)
+    verdicts = []
+    for _ in range(400):
+        bits = rng.choice([4, 6, 8])
+        k = rng.randrange(1, 1 << bits)
+        removal, sides, ends = ([rng.randrange(1 << bits) for _ in range(rng.randrange(count))]
+                                for count in (13, 9, 9))
+        fits = (k in ends
+                or any(k ^ r ^ x ^ w == 0 for r in removal for x in sides for w in ends)
+                or any(k ^ r1 ^ r2 ^ x ^ y ^ w == 0 for r1, r2 in itertools.combinations_with_replacement(removal, 2)
+                       for x, y in itertools.combinations(sides, 2) for w in ends))
+        got = _one_bare_finish(np.uint64(k), np.array(removal + [0], dtype=np.uint64), len(removal),
+                               np.array(ends + [0], dtype=np.uint64), len(ends), np.array(sides + [0], dtype=np.uint64),
+                               len(sides), keys, used, seen)
+        assert got == fits, (k, removal, sides, ends)
+        assert not keys.any() and not seen.any()     # the sets are left empty
+        verdicts.append(fits)
+    assert 100 < sum(verdicts) < 300
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -816,12 +848,13 @@ def test_table_entries_torn_by_two_threads_are_not_read():
 
 def test_two_workers_prove_what_one_proves():
     """Two threads sharing the tables, each walking the tree in another order, reach the verdicts of
-    one: seed 104's 4 moves refuted, seed 5's optimum 4 through run() with an answer that replays,
-    the 22 stones of issue 10 infeasible; the two walks count their positions together."""
+    one: seed 107's 4 moves refuted (seed 104's took 19,211 positions once the three-move test came,
+    too few to share), seed 5's optimum 4 through run() with an answer that replays, the 22 stones
+    of issue 10 infeasible; the two walks count their positions together."""
     from powertwo.solvers.jump import replay_reverse
 
-    seed_104 = next(p for p in committed("jump-bench")["more_positions"] if p["name"] == "seed 104")
-    ks = KernelSearch(P2, seed_104["position"], workers=2)
+    seed_107 = next(p for p in committed("jump-bench")["more_positions"] if p["name"] == "seed 107")
+    ks = KernelSearch(P2, seed_107["position"], workers=2)
     assert ks.search(4)[0] == EXHAUSTED and ks.nodes > 100_000
     pos = committed("jump-bench-5")["position"]
     res = KernelSearch(P2, pos, workers=2).run(node_limit=60_000_000)
