@@ -863,6 +863,12 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
 
 
 @njit(cache=True)
+def _filter_bit(key: np.uint64) -> np.uint64:
+    """Where ``key`` stands in a filter of 65,536 bits (the top bits of its product with a constant)."""
+    return (key * _HASH) >> np.uint64(48)
+
+
+@njit(cache=True)
 def _shifted_set(table: np.ndarray, used: np.ndarray, k: np.uint64, values: np.ndarray, count: int,
                  seen: np.ndarray) -> tuple[int, bool]:
     """Puts ``k ^ values[i]`` (``i < count``) into the open-addressing set ``table`` (0 marks an
@@ -882,7 +888,7 @@ def _shifted_set(table: np.ndarray, used: np.ndarray, k: np.uint64, values: np.n
             used[nused] = slot
             nused += 1
             if seen.shape[0]:
-                h = (key * _HASH) >> np.uint64(48)
+                h = _filter_bit(key)
                 seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
     return nused, zero
 
@@ -893,7 +899,7 @@ def _empty_set(table: np.ndarray, used: np.ndarray, nused: int, seen: np.ndarray
     its bits for their keys."""
     for i in range(nused):
         if seen.shape[0]:
-            h = (table[used[i]] * _HASH) >> np.uint64(48)
+            h = _filter_bit(table[used[i]])
             seen[h >> np.uint64(6)] = _U0
         table[used[i]] = _U0
 
@@ -919,6 +925,9 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
             v = sides[a] ^ end[e]
             if v == _U0 and zero or v != _U0 and table[_hash_slot(table, v)] == v:
                 found = True
+                break
+        if found:
+            break
     _empty_set(table, used, nused, seen[:0])
     if found:
         return True
@@ -948,7 +957,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
                         found = True
                         break
                     continue
-                h = (v * _HASH) >> np.uint64(48)
+                h = _filter_bit(v)
                 if seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1 and table[_hash_slot(table, v)] == v:
                     found = True
                     break
@@ -958,7 +967,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
 
 @njit(cache=True)
 def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
-                  ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
+                    ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With three fresh moves left and no chain in progress (budget 3), which stones may make the
     first (J1, then J2 and J3; necessary conditions, see :func:`_first_movers`)? None: refuted.
 
@@ -1056,7 +1065,7 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
             if key == _U0:
                 zero |= xb
                 continue
-            h = (key * _HASH) >> np.uint64(48)
+            h = _filter_bit(key)
             seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
             slot = _hash_slot(table, key)     # written out: see _first_movers
             if table[slot] == _U0:
@@ -1070,7 +1079,7 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
             break
         for j in range(i + 1, m):
             x = removal[i] ^ removal[j]
-            h = (x * _HASH) >> np.uint64(48)
+            h = _filter_bit(x)
             if x == _U0 or not seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1:
                 continue
             slot = _hash_slot(table, x)
