@@ -1607,6 +1607,9 @@ class KernelSearch:
         """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
         symmetry ``sym``, movers tried from the lowest node up (``order`` 0) or the highest down (1),
         ready for :meth:`advance`."""
+        if len(start) > self.stones:   # the frames are sized by the instance's start (no bounds checks in _run)
+            raise ValueError(f"a search from {len(start)} stones on an instance built for {self.stones}: "
+                             "build the KernelSearch from the larger position")
         fu = np.zeros((self.stones + 1, 4), dtype=np.uint64)
         fi = np.zeros((self.stones + 1, 7), dtype=np.int64)
         p = self.perms[sym]

@@ -705,6 +705,16 @@ def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
     assert max(sizes) >= 20
 
 
+def test_kernel_search_from_more_stones_than_its_frames_is_refused():
+    """A search from a position with more stones than the instance was built for would write past
+    its frames (compiled code checks no bounds): refused with the counts, before any search."""
+    ks = KernelSearch(P2, P2.nodes[:3], symmetry=False, perimeter=0)
+    with pytest.raises(ValueError, match=r"^a search from 10 stones on an instance built for 3: build the "
+                                         r"KernelSearch from the larger position$"):
+        ks.search(3, start=P2.nodes[:10])
+    assert ks.search(1, start=[1, 2])[0] == FOUND     # fewer stones: searched (1 jumps over 2 to 3)
+
+
 def test_kernel_with_target_matches_plain_bfs():
     for seed in range(4):
         pos = random_solvable(ENGLISH, CENTRE, 12, seed + 60)
