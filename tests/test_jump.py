@@ -705,6 +705,36 @@ def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
     assert max(sizes) >= 20
 
 
+def test_a_finish_met_by_any_symmetric_walk_replays_from_the_start():
+    """A search within a budget walks from every symmetric image of the start, one thread too, and
+    the first walk to meet a finish answers: its jumps are mapped back to the start's own nodes. From
+    each of the 8 images of chain-built positions, the walk's answer replays in the checker (and
+    the jumps of an image other than the identity are not the start's as they stand)."""
+    from powertwo.solvers.jump_kernel import PAUSED, chains
+
+    ks = KernelSearch(P2, P2.nodes[:32], workers=1)
+    assert len(ks.perms) == 8
+    moved = 0
+    for seed in range(6):
+        moves = 2 + seed % 3
+        pos, _ = _backward_chains(P2, moves, seed + 2000)
+        for sym in range(8):
+            ks.reset()
+            walk = ks.walk(1, moves, sym, pos)
+            status = ks.advance(walk, 10 ** 8)
+            while status == PAUSED:     # a table's growth came first
+                ks._grow()
+                status = ks.advance(walk, 10 ** 8)
+            assert status == FOUND, (seed, sym)
+            found = chains(ks._found_jumps(walk, complete=False))
+            answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
+                      "status": "feasible", "objective": len(found), "bound": 1}
+            assert len(found) <= moves and check_reverse(answer, P2, reprove=False).valid, (seed, sym, found)
+            raw = [(int(walk.fi[i, 3]) + 1, int(walk.fi[i, 5]) + 1) for i in range(int(walk.state[0]))]
+            moved += raw[0][0] not in pos
+    assert moved >= 10     # walks on images whose first jumper stands where the start has no stone
+
+
 def test_kernel_search_from_more_stones_than_its_frames_is_refused():
     """A search from a position with more stones than the instance was built for would write past
     its frames (compiled code checks no bounds): refused with the counts, before any search."""
