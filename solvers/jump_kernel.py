@@ -518,6 +518,17 @@ def _hash_slot(table: np.ndarray, key: np.uint64) -> np.int64:
     return i
 
 
+WIDE_FILTER_BITS = 21
+"""The filter of :func:`_no_bare_finish`: 2^21 bits (256 KB, two bits a sum; cleared whole after
+each test, cheaper than finding the set bits again)."""
+WIDE_FILTER = np.uint64(64 - WIDE_FILTER_BITS)
+WIDE_SECOND = np.uint64(64 - 2 * WIDE_FILTER_BITS)
+WIDE_MASK = np.uint64((1 << WIDE_FILTER_BITS) - 1)
+WIDE_MOST = (1 << WIDE_FILTER_BITS) // 16
+"""More sums than this (a bit in eight set): the test allows every first mover without looking."""
+SIDE_SET = 1 << 14
+"""Slots of the exact set of the J3 sides of :func:`_no_bare_finish` (at most 1 + 64 + 2016 sums)."""
+
 REACH, PARITY = 1, 2
 """The leaf tests (:func:`_alone`, :func:`_last_movers`): by reach, by parity; the kernel runs both."""
 
@@ -539,9 +550,11 @@ def scratch_for(ovec: np.ndarray) -> np.ndarray:
     """The work space of the parity tests for a board whose lines across nodes are ``ovec``: a basis
     (64), the cosets of the ends (64), the small hash set of :func:`_table_sizes`, a coset per line,
     the big hash set with its masks and its used slots, two lists of reach groups (64 each), a filter
-    of 65536 bits (:func:`_first_of_three`)."""
+    of 65536 bits (:func:`_first_of_three`), and the wide filter and the side set of
+    :func:`_no_bare_finish`."""
     small, big = _table_sizes(ovec.shape[0])
-    return np.zeros(128 + small + ovec.shape[0] + 3 * big + 128 + 1024, dtype=np.uint64)
+    return np.zeros(128 + small + ovec.shape[0] + 3 * big + 128 + 1024 + (1 << WIDE_FILTER_BITS) // 64 + SIDE_SET,
+                    dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -969,6 +982,129 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
 
 
 @njit(cache=True)
+def _area_of_three(pos: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+                   work: np.ndarray) -> np.uint64:
+    """The area of three (:func:`_first_of_three`); ``work``: 64 words."""
+    _, reached = _groups(pos, pos, jstart, jover, jto, work)           # where J1 may stand
+    _, area = _groups(pos, pos | reached, jstart, jover, jto, work)    # ... J2
+    _, area = _groups(pos, pos | area, jstart, jover, jto, work)       # ... J3
+    return area
+
+
+@njit(cache=True)
+def _wide_bits(key: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The two bits of ``key`` in the wide filter of :func:`_no_bare_finish` (two slices of its
+    product with a constant)."""
+    h = key * _HASH
+    return h >> WIDE_FILTER, (h >> WIDE_SECOND) & WIDE_MASK
+
+
+@njit(cache=True)
+def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.uint64, targets: np.uint64,
+                    jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, ostart: np.ndarray, ovec: np.ndarray,
+                    piv: np.ndarray, pivots: np.uint64, scratch: np.ndarray) -> bool:
+    """May three moves clear the board when no stone is bare (every stone has a line inside the
+    area of three), by parity (see :func:`_first_of_three`)? The movers are unknown: J1 (a stone
+    with a jump), removed on a node ``u`` of its reach over the stones by a line across ``u``
+    (``r_a``, its *tied* removal), J2 removed anywhere in the area (``r_b``), J3 ending on a target
+    ``w``: ``c + p_J1 + r_a + r_b + p_J2 + p_J3 + e_w = 0`` (``p_X``: ``e_X`` + X's line). Fewer movers
+    drop terms: two (J1 and X, one of them removed anywhere) ``c + p_J1 + r + p_X + e_w``, one
+    ``c + p_J1 + e_w``; so each removal may be 0, and the other movers two, one or none.
+
+    The sums ``e_w + S`` (``S`` = ``p_X + p_Y``, ``p_X`` or 0; some 16,000) set two bits each in
+    the wide filter, the sums ``c + p_J1 + r_a + r_b`` (some 30,000) are looked up in it; a key
+    with both bits set is checked exactly: is ``key + e_w`` one of the ``S`` (a small hash set of
+    some 250) for some end? About 50-70 us a state, against some 90 positions of search it spares
+    on average (the moves of J1, each chain prefix tested by :func:`_first_movers`); an exact hash
+    set of the 16,000 sums, as before, took 165-256 us (2026-11-26). Existence only: a finish lets
+    every stone move first. More than :data:`WIDE_MOST` sums: True without looking. ``scratch``
+    as in :func:`_first_of_three`."""
+    small, big = _table_sizes(ovec.shape[0])
+    end = scratch[64:128]
+    tied = scratch[128:128 + small]
+    removal = scratch[128 + small:128 + small + ovec.shape[0]]
+    o = 128 + small + ovec.shape[0]
+    lists = scratch[o + 2 * big:o + 3 * big]     # the sides, then the J1 sums (used slots of the big set)
+    home = scratch[o + 3 * big:o + 3 * big + 64]
+    w0 = o + 3 * big + 1152
+    wide = scratch[w0:w0 + (1 << WIDE_FILTER_BITS) // 64]
+    w1 = w0 + (1 << WIDE_FILTER_BITS) // 64
+    n_ends = _end_cosets(targets & area, piv, pivots, end)
+    sides = lists[:64]
+    n = 0
+    rest = pos
+    while rest:
+        x = _low_index(rest)
+        rest &= rest - _U1
+        sides[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
+        n += 1
+    n_side = 1 + n + n * (n - 1) // 2
+    if n_side * n_ends > WIDE_MOST:
+        return True
+    size = 64
+    while size < 4 * n_side:
+        size *= 2
+    side_set = scratch[w1:w1 + size]      # the S but 0 (0 is always one)
+    # the J3 side: e_w + S into the filter
+    for e in range(n_ends):
+        f, g = _wide_bits(end[e])
+        wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
+        wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
+    for i in range(n):
+        for j in range(i, n):
+            side = sides[i] if j == i else sides[i] ^ sides[j]
+            if side != _U0:
+                side_set[_hash_slot(side_set, side)] = side
+            for e in range(n_ends):
+                f, g = _wide_bits(side ^ end[e])
+                wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
+                wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
+    # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none)
+    m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
+    ones = lists[64:]
+    na = 0
+    n_home, _ = _groups(pos, pos, jstart, jover, jto, home)
+    for h in range(n_home):
+        r = home[h]
+        group = movable & r
+        if group == _U0:
+            continue
+        mt = _removal_cosets(r, pos, area, ostart, ovec, piv, pivots, tied)
+        while group:
+            j1 = _low_index(group)
+            group &= group - _U1
+            base = c ^ _reduce(_first_line(j1, area, ostart, ovec) ^ (_U1 << np.uint64(j1)), piv, pivots)
+            ones[na] = base
+            na += 1
+            for t in range(mt):
+                ones[na] = base ^ tied[t]
+                na += 1
+    found = False
+    for a in range(na):
+        for b in range(-1, m):
+            key = ones[a]
+            if b >= 0:
+                key ^= removal[b]
+            f, g = _wide_bits(key)
+            if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
+                continue
+            if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
+                continue
+            for e in range(n_ends):      # exact: is key + e_w one of the S?
+                v = key ^ end[e]
+                if v == _U0 or side_set[_hash_slot(side_set, v)] == v:
+                    found = True
+                    break
+            if found:
+                break
+        if found:
+            break
+    wide[:] = _U0
+    side_set[:] = _U0
+    return found
+
+
+@njit(cache=True)
 def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
                     ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With three fresh moves left and no chain in progress (budget 3), which stones may make the
@@ -995,16 +1131,15 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     masks = scratch[o + big:o + 2 * big]
     used = scratch[o + 2 * big:o + 3 * big]
     home = scratch[o + 3 * big:o + 3 * big + 64]
-    _, reached = _groups(pos, pos, jstart, jover, jto, home)           # where J1 may stand
-    _, area = _groups(pos, pos | reached, jstart, jover, jto, home)    # ... J2
-    _, area = _groups(pos, pos | area, jstart, jover, jto, home)       # ... J3: the area of three
+    area = _area_of_three(pos, jstart, jover, jto, home)
     c, pivots, bare = _trail_system(pos, area, ostart, ovec, piv, 3)
     nbare = _popcount(bare)
     if nbare > 3:
         return _U0
-    if nbare < 1:
-        return ~_U0
     movable = _movable(pos, jstart, jover, jto)
+    if nbare < 1:
+        return ~_U0 if _no_bare_finish(pos, _reduce(c, piv, pivots), area, movable, targets, jstart, jover, jto,
+                                       ostart, ovec, piv, pivots, scratch) else _U0
     if nbare == 3 and bare & movable == _U0:
         return _U0
     k = _reduce(c ^ bare, piv, pivots)      # a bare stone has no line: its part is e_b alone

@@ -888,13 +888,14 @@ def test_table_entries_torn_by_two_threads_are_not_read():
 
 def test_two_workers_prove_what_one_proves():
     """Two threads sharing the tables, each walking the tree in another order, reach the verdicts of
-    one: seed 107's 4 moves refuted (seed 104's took 19,211 positions once the three-move test came,
-    too few to share), seed 5's optimum 4 through run() with an answer that replays, the 22 stones
-    of issue 10 infeasible; the two walks count their positions together."""
+    one: seed 108's 4 moves refuted (some 400,000 positions; seed 104's took 19,211 once the
+    three-move test came, seed 107's 20,564 once the no-bare test came, too few to share), seed 5's
+    optimum 4 through run() with an answer that replays, the 22 stones of issue 10 infeasible; the
+    two walks count their positions together."""
     from powertwo.solvers.jump import replay_reverse
 
-    seed_107 = next(p for p in committed("jump-bench")["more_positions"] if p["name"] == "seed 107")
-    ks = KernelSearch(P2, seed_107["position"], workers=2)
+    seed_108 = next(p for p in committed("jump-bench")["more_positions"] if p["name"] == "seed 108")
+    ks = KernelSearch(P2, seed_108["position"], workers=2)
     assert ks.search(4)[0] == EXHAUSTED and ks.nodes > 100_000
     pos = committed("jump-bench-5")["position"]
     res = KernelSearch(P2, pos, workers=2).run(node_limit=60_000_000)
@@ -977,7 +978,7 @@ def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share
     assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
     assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
     assert replay_reverse(P2, pos, res.moves)[0] is None
-    out = solve_reverse(P2, position=pos, node_limit=100_000)   # the finish comes after 178,732
+    out = solve_reverse(P2, position=pos, node_limit=20_000)    # the deepening's finish comes after 16,481
     assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
 
 
@@ -985,7 +986,7 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     """Without a limit the deepening ends after ``stall`` positions without refuting its budget; with
     a limit, branch and bound ends after ``stall`` positions without a better answer. Either way the
     best finish found is reported with the bound proven so far, the same on every run."""
-    pos = committed("jump-bench")["positions"][1]["position"]      # seed 2: hard to prove optimal
+    pos = committed("jump-bench")["positions"][1]["position"]      # seed 2: its optimum 5 takes 1.5 million
     runs = [KernelSearch(P2, pos).run(stall=100_000) for _ in range(2)]
     res = runs[0]
     assert res.moves is not None and not res.proven and not res.infeasible and len(res.moves) > res.bound
@@ -996,9 +997,11 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     # together 720,000 (UPPER_SHARE): branch and bound has more left than its stall
     limited = KernelSearch(P2, pos).run(node_limit=6_000_000, stall=30_000)
     assert limited.log[1].startswith("beam: ")   # with a limit the beam comes first, then branch and bound
-    stalled = [m for m in limited.log if m.startswith("branch and bound: no better answer within 30,000 positions")]
-    assert len(stalled) == 1 and limited.moves is not None and not limited.proven
-    assert len(limited.moves) <= len(res.moves) and limited.nodes == 6_000_000
+    stalled = [i for i, m in enumerate(limited.log)
+               if m.startswith("branch and bound: no better answer within 30,000 positions")]
+    assert len(stalled) == 1 and limited.log[stalled[0] + 1].startswith("1 moves: none")
+    # then the deepening proves seed 2's optimum (since the no-bare three-move test, within 1.6 million)
+    assert (limited.proven, len(limited.moves), limited.bound) == (True, 5, 5) and limited.nodes < 6_000_000
 
 
 @pytest.mark.slow
