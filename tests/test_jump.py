@@ -613,8 +613,8 @@ def _bare_in_the_area_of_three(ks, mask: np.uint64) -> int:
 def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     """With three fresh moves left and no chain, the stones the test allows to make the first hold
     every stone whose first jump leads to a finish within the budget (the exact recursion), and
-    none means no finish: on positions cleared by three chains played backwards and on random
-    positions; with one, two and three bare stones it both refutes and lets finishes by (such
+    none means no finish: on positions cleared by three chains played backwards (and by one or
+    two) and on random positions; with none, one, two and three bare stones it both refutes and lets finishes by (such
     positions cleared by three chains are rare: the first ten of each from seed 10,000 on)."""
     from powertwo.solvers.jump_kernel import _first_of_three, scratch_for
 
@@ -622,7 +622,7 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     scratch = scratch_for(ks.ovec)
     every = np.uint64((1 << board.size) - 1)
     seen: dict = {}
-    counts = {(bare, verdict): 0 for bare in (1, 2, 3) for verdict in ("cleared", "refuted")}
+    counts = {(bare, verdict): 0 for bare in (0, 1, 2, 3) for verdict in ("cleared", "refuted")}
 
     def check(pos: list[int]) -> None:
         mask = np.uint64(mask_of(pos))
@@ -633,12 +633,18 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
         for a in starters:
             assert allowed >> (a - 1) & 1, (pos, a)
         bare = _bare_in_the_area_of_three(ks, mask)
-        if bare in (1, 2, 3) and (starters or allowed == 0):
+        if bare in (0, 1, 2, 3) and (starters or allowed == 0):
             counts[bare, "cleared" if starters else "refuted"] += 1
 
     for seed in range(400):
         check(_backward_chains(board, 3, seed)[0] if seed % 2 else _random_position(board, 6 + seed % 7, seed))
-    found = {1: 0, 2: 0, 3: 0}
+    for seed in range(200):            # fewer movers than moves: cleared by one or two chains
+        check(_backward_chains(board, 1 + seed % 2, seed)[0])
+    for seed in range(400, 4000):      # no bare stone and no finish: rarer on the English board
+        if counts[0, "refuted"] >= 10:
+            break
+        check(_random_position(board, 6 + seed % 7, seed))
+    found = {0: 0, 1: 0, 2: 0, 3: 0}
     for seed in range(10_000, 60_000):
         pos = _backward_chains(board, 3, seed)[0]
         bare = _bare_in_the_area_of_three(ks, np.uint64(mask_of(pos)))
@@ -657,11 +663,11 @@ def test_one_bare_finish_matches_brute_force():
     import itertools
     import random
 
-    from powertwo.solvers.jump_kernel import _one_bare_finish, scratch_for
+    from powertwo.solvers.jump_kernel import PAIR_FILTER_BITS, _one_bare_finish, scratch_for
 
     ks = KernelSearch(P2, P2.nodes[:2], symmetry=False, perimeter=0)
     scratch = scratch_for(ks.ovec)
-    keys, used, seen = scratch[:16384], scratch[16384:32768], scratch[32768:33792]
+    keys, used, pairs = scratch[:16384], scratch[16384:32768], scratch[32768:32768 + (1 << PAIR_FILTER_BITS) // 64]
     rng = random.Random(7)
     verdicts = []
     for _ in range(400):
@@ -675,9 +681,9 @@ def test_one_bare_finish_matches_brute_force():
                        for x, y in itertools.combinations(sides, 2) for w in ends))
         got = _one_bare_finish(np.uint64(k), np.array(removal + [0], dtype=np.uint64), len(removal),
                                np.array(ends + [0], dtype=np.uint64), len(ends), np.array(sides + [0], dtype=np.uint64),
-                               len(sides), keys, used, seen)
+                               len(sides), keys, used, pairs)
         assert got == fits, (k, removal, sides, ends)
-        assert not keys.any() and not seen.any()     # the sets are left empty
+        assert not keys.any() and not pairs.any()     # the set and the filter are left empty
         verdicts.append(fits)
     assert 100 < sum(verdicts) < 300
 
