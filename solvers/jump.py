@@ -57,11 +57,12 @@ BENCH_EXTRA_SEEDS = tuple(range(101, 121))
 """20 more seeded forward finals in the benchmark (a summary each in ``jump-bench.json``)."""
 BENCH_OPTIMA = {1: 5, 2: 5, 3: 6, 4: 5, 5: 4, 101: 5, 102: 5, 103: 4, 104: 6, 105: 5, 106: 3, 107: 7, 108: 5, 109: 5,
                 110: 5, 111: 5, 112: 4, 113: 6, 114: 5, 115: 5, 116: 6, 117: 6, 118: 5, 119: 4, 120: 6}
-"""Fewest moves from each benchmark seed's final position, proven by the kernel: 23 in the results job
-(one thread, ``BENCH_NODES`` positions each; seed 104 since the movers by promise, 120 since the
-three-move test, 113 and 116 since the portfolio of symmetric walks), seeds 107 and 117 in longer
-runs with 2 threads (50-277 s, 2026-11-25; README). Every answer is held against them
-(:func:`agrees_with_optimum`): by the tests for the committed files, by ``bench`` for its runs."""
+"""Fewest moves from each benchmark seed's final position, proven by the kernel: all 25 in the results
+job (one thread, ``BENCH_NODES`` positions each; seed 104 since the movers by promise, 120 since the
+three-move test, 113 and 116 since the portfolio of symmetric walks, 107 and 117 since the no-bare
+three-move test, 2026-11-26; before, in longer runs with 2 threads, 50-277 s, 2026-11-25; README).
+Every answer is held against them (:func:`agrees_with_optimum`): by the tests for the committed
+files, by ``bench`` for its runs."""
 BENCH_UNSOLVABLE = {
     "the 22 stones of issue 10": (1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61,
                                   64),
