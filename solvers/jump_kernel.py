@@ -1142,8 +1142,8 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     (behind a filter of 65,536 bits) and the sum of each pair of removals is looked up. Fewer
     distinct movers (a stone moving twice, or two moves in all) give one removal and one end. With
     one bare stone the other two movers are unknown (:func:`_one_bare_finish`): the test only says
-    whether some choice fits, and then every stone may move. With none the unknowns are too many to
-    test cheaply: every stone may move."""
+    whether some choice fits, and then every stone may move. With none all three movers are unknown
+    (:func:`_no_bare_finish`, behind a filter): again a fit lets every stone move."""
     small, big = _table_sizes(ovec.shape[0])
     piv = scratch[:64]
     end = scratch[64:128]
