@@ -5,9 +5,10 @@ unsolvable positions), and the English 33-hole central game through the CLI.
 ``python -m bench jump``. Environment: ``JUMP_BENCH_LIMIT`` = seconds per benchmark position
 (default 60; 0 skips that table), ``JUMP_BENCH_WORKERS`` = search threads for that table and the
 English central game (default 2 where there are 2 cores; the English game also runs with 1),
-``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel
-searches per speed sample (default 100 000, a few seconds), ``JUMP_BENCH_PYTHON`` = seconds the Python
-engine gets per speed sample (default 5), ``JUMP_BENCH_PYTHON_CAP`` = seconds it gets per start in the
+``JUMP_BENCH_INTERPRETED`` = positions the interpreted kernel searches per speed sample on a seed
+(default 2 000: about 70 s each on a seed's 4-move search, where an interpreted state costs some
+36 ms; the English sample is 50 times as many), ``JUMP_BENCH_PYTHON`` = seconds the Python engine
+gets per speed sample (default 5), ``JUMP_BENCH_PYTHON_CAP`` = seconds it gets per start in the
 time-to-the-same-answer table (default 120).
 
 Each benchmark row shows the position's known fewest moves (``BENCH_OPTIMA``) and is flagged
@@ -40,7 +41,16 @@ from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEED_SEEDS = (1, 2, 3)
-"""Benchmark seeds whose 3-move search is timed (the kernel's typical work: refuting a budget)."""
+"""Benchmark seeds whose searches are timed (the kernel's typical work: refuting a budget)."""
+SPEED_BUDGET = 4
+"""The seeds' budget in the speed table: 4 moves (all three refute it; since the no-bare three-move
+test, 2026-11-26, seeds 1 and 3 refute 3 moves at the root, which leaves no rate to measure)."""
+ENGLISH_SAMPLE = 50
+"""The English sample is this many times a seed's (its interpreted states cost about 0.1 ms, a seed's
+36 ms; with 2,000 states it would time the search's first moves alone)."""
+ANSWER_BUDGET = 3
+"""The seeds' budget in the time-to-the-same-answer table: 3 moves (4 is beyond the Python engine's
+two minutes)."""
 ENGLISH_BUDGET = 17
 """The English central game's hardest step: 17 moves refuted."""
 
@@ -56,15 +66,15 @@ def _row(name: str, res: dict, seconds: float) -> str:
             f"{seconds:.2f} | {res.get('proof', '')} |")
 
 
-def speed_case(case: str) -> tuple[Board, list[int], list[int] | None, int]:
-    """``seed N`` (the benchmark seed's final position, 3 moves) or ``english`` (the central game,
-    17 moves, target the centre): board, start, targets, move budget."""
+def speed_case(case: str, budget: int = SPEED_BUDGET) -> tuple[Board, list[int], list[int] | None, int]:
+    """``seed N`` (the benchmark seed's final position, ``budget`` moves) or ``english`` (the
+    central game, 17 moves, target the centre): board, start, targets, move budget."""
     if case == "english":
         board = english_board()
         centre = node_at(board, 0, 0)
         return board, [v for v in board.nodes if v != centre], [centre], ENGLISH_BUDGET
     board = load("power-of-two")
-    return board, solve_forward(board, seed=int(case.split()[1]))["final_position"], None, 3
+    return board, solve_forward(board, seed=int(case.split()[1]))["final_position"], None, budget
 
 
 def kernel_sample(case: str, positions: int, repeat_for: float = 0.0) -> dict:
@@ -107,7 +117,8 @@ def python_engine_rate(case: str, seconds: float) -> float:
 
 def speed_table(positions: int, py_seconds: float) -> None:
     print("Speed of the kernel: the same search (same positions, fresh tables) compiled and interpreted")
-    print(f"(`NUMBA_DISABLE_JIT=1` in a subprocess), {positions:,} single-jump states each; the compiled run")
+    print(f"(`NUMBA_DISABLE_JIT=1` in a subprocess), {positions:,} single-jump states on each seed "
+          f"({positions * ENGLISH_SAMPLE:,} on the English board); the compiled run")
     print("is repeated for a second and averaged. Last columns: the Python engine (whole moves, a different")
     print("algorithm; context only) and the compiled kernel's rate over it.")
     print()
@@ -116,18 +127,19 @@ def speed_table(positions: int, py_seconds: float) -> None:
     print("|---|---|---|---|---|---|---|")
     cases = [f"seed {s}" for s in SPEED_SEEDS] + ["english"]
     for case in cases:
-        fast = kernel_sample(case, positions, repeat_for=1.0)
+        sample = positions * ENGLISH_SAMPLE if case == "english" else positions
+        fast = kernel_sample(case, sample, repeat_for=1.0)
         if fast["positions"] < 1000:     # a rate over a handful of states measures nothing
             n = fast["positions"]
-            print(f"| {case}, 3 moves | refuted after {n:,} state{'s' if n != 1 else ''} (the three-move test "
-                  "near the root): no rate | | | | | |", flush=True)
+            print(f"| {case}, {SPEED_BUDGET} moves | refuted after {n:,} state{'s' if n != 1 else ''} (the "
+                  "tests near the root): no rate | | | | | |", flush=True)
             continue
-        slow = interpreted_sample(case, positions)
+        slow = interpreted_sample(case, sample)
         same = "yes" if (slow["positions"], slow["entries"]) == (fast["positions"], fast["entries"]) else "NO"
         k_rate = fast["positions"] / fast["seconds"]
         i_rate = slow["positions"] / slow["seconds"]
         p_rate = python_engine_rate(case, py_seconds)
-        label = f"{case}, 3 moves" if case != "english" else f"English centre, {ENGLISH_BUDGET} moves"
+        label = f"{case}, {SPEED_BUDGET} moves" if case != "english" else f"English centre, {ENGLISH_BUDGET} moves"
         print(f"| {label} | {k_rate:,.0f} | {i_rate:,.0f} | {k_rate / i_rate:.0f}x | {same} | {p_rate:,.0f} "
               f"| {_times(k_rate / p_rate)} |", flush=True)
     print()
@@ -144,7 +156,7 @@ def answer_table(py_cap: float) -> None:
     print("| start | kernel seconds | kernel states | Python engine seconds | Python positions | Python / kernel |")
     print("|---|---|---|---|---|---|")
     for seed in (*SPEED_SEEDS, 5):
-        board, start, targets, budget = speed_case(f"seed {seed}")
+        board, start, targets, budget = speed_case(f"seed {seed}", ANSWER_BUDGET)
         ks = KernelSearch(board, start, targets=targets)
         began = time.perf_counter()
         statuses = [ks.search(b)[0] for b in range(1, budget + 1)]
@@ -212,7 +224,7 @@ def english_cli(workers: int) -> None:
 
 def main() -> None:
     limit = float(os.environ.get("JUMP_BENCH_LIMIT", "60"))
-    positions = int(os.environ.get("JUMP_BENCH_INTERPRETED", "100000"))
+    positions = int(os.environ.get("JUMP_BENCH_INTERPRETED", "2000"))
     py_seconds = float(os.environ.get("JUMP_BENCH_PYTHON", "5"))
     workers = int(os.environ.get("JUMP_BENCH_WORKERS", str(min(2, os.cpu_count() or 1))))
     print("## jump: Get a Jump On, reverse (compiled kernel)")
