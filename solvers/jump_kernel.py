@@ -949,7 +949,10 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
         if end[e] == k:
             return True     # b alone
     # b and X: k + a removal against X + an end
-    table = keys[:512]
+    size = 16
+    while size < 4 * m:     # at most a quarter full (``keys`` holds 128 slots a line)
+        size *= 2
+    table = keys[:size]
     nused, zero = _shifted_set(table, used, k, removal, m, pairs[:0])
     found = False
     for a in range(n):
