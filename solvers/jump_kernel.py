@@ -521,17 +521,11 @@ def _hash_slot(table: np.ndarray, key: np.uint64) -> np.int64:
 WIDE_FILTER_BITS = 21
 """The filter of :func:`_no_bare_finish`: 2^21 bits (256 KB, two bits a sum; cleared whole after
 each test, cheaper than finding the set bits again)."""
-WIDE_FILTER = np.uint64(64 - WIDE_FILTER_BITS)
-WIDE_SECOND = np.uint64(64 - 2 * WIDE_FILTER_BITS)
-WIDE_MASK = np.uint64((1 << WIDE_FILTER_BITS) - 1)
 WIDE_MOST = (1 << WIDE_FILTER_BITS) // 16
 """More sums than this (a bit in eight set): the test allows every first mover without looking."""
 PAIR_FILTER_BITS = 19
 """The filter of :func:`_one_bare_finish` (some 3,300 sums of two removals): 2^19 bits, inside the wide
 filter's place (the two tests never run at once)."""
-PAIR_FILTER = np.uint64(64 - PAIR_FILTER_BITS)
-PAIR_SECOND = np.uint64(64 - 2 * PAIR_FILTER_BITS)
-PAIR_MASK = np.uint64((1 << PAIR_FILTER_BITS) - 1)
 SIDE_SET = 1 << 14
 """Slots of the exact set of the J3 sides of :func:`_no_bare_finish` (at most 1 + 64 + 2016 sums)."""
 
@@ -927,10 +921,11 @@ def _empty_set(table: np.ndarray, used: np.ndarray, nused: int, seen: np.ndarray
 
 
 @njit(cache=True)
-def _pair_bits(key: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """The two bits of ``key`` in the filter of :func:`_one_bare_finish`."""
+def _two_bits(key: np.uint64, bits: int) -> tuple[np.uint64, np.uint64]:
+    """The two bits of ``key`` in a filter of 2^``bits`` bits (:func:`_one_bare_finish`,
+    :func:`_no_bare_finish`): two slices of its product with a constant."""
     h = key * _HASH
-    return h >> PAIR_FILTER, (h >> PAIR_SECOND) & PAIR_MASK
+    return h >> np.uint64(64 - bits), (h >> np.uint64(64 - 2 * bits)) & np.uint64((1 << bits) - 1)
 
 
 @njit(cache=True)
@@ -970,7 +965,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
     for i in range(m):
         ki = k ^ removal[i]
         for j in range(i, m):
-            f, g = _pair_bits(ki ^ removal[j])
+            f, g = _two_bits(ki ^ removal[j], PAIR_FILTER_BITS)
             pairs[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
             pairs[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
     zero = False     # the removals, exactly (``table`` is empty again)
@@ -988,7 +983,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
             xy = sides[a] ^ sides[b]
             for e in range(n_ends):
                 v = xy ^ end[e]
-                f, g = _pair_bits(v)
+                f, g = _two_bits(v, PAIR_FILTER_BITS)
                 if not pairs[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
                     continue
                 if not pairs[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
@@ -1014,14 +1009,6 @@ def _area_of_three(pos: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: n
     _, area = _groups(pos, pos | reached, jstart, jover, jto, work)    # ... J2
     _, area = _groups(pos, pos | area, jstart, jover, jto, work)       # ... J3
     return area
-
-
-@njit(cache=True)
-def _wide_bits(key: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """The two bits of ``key`` in the wide filter of :func:`_no_bare_finish` (two slices of its
-    product with a constant)."""
-    h = key * _HASH
-    return h >> WIDE_FILTER, (h >> WIDE_SECOND) & WIDE_MASK
 
 
 @njit(cache=True)
@@ -1072,7 +1059,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     side_set = scratch[w1:w1 + size]      # the S but 0 (0 is always one)
     # the J3 side: e_w + S into the filter
     for e in range(n_ends):
-        f, g = _wide_bits(end[e])
+        f, g = _two_bits(end[e], WIDE_FILTER_BITS)
         wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
         wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
     for i in range(n):
@@ -1081,7 +1068,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
             if side != _U0:
                 side_set[_hash_slot(side_set, side)] = side
             for e in range(n_ends):
-                f, g = _wide_bits(side ^ end[e])
+                f, g = _two_bits(side ^ end[e], WIDE_FILTER_BITS)
                 wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
                 wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
     # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none)
@@ -1110,7 +1097,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
             key = ones[a]
             if b >= 0:
                 key ^= removal[b]
-            f, g = _wide_bits(key)
+            f, g = _two_bits(key, WIDE_FILTER_BITS)
             if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
                 continue
             if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
