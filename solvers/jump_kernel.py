@@ -930,37 +930,36 @@ def _two_bits(key: np.uint64, bits: int) -> tuple[np.uint64, np.uint64]:
 
 @njit(cache=True)
 def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray, n_ends: int, sides: np.ndarray,
-                     n: int, keys: np.ndarray, used: np.ndarray, pairs: np.ndarray) -> bool:
+                     n: int, keys: np.ndarray, used: np.ndarray, pairs: np.ndarray) -> tuple[bool, np.uint64]:
     """May one bare stone ``b`` (``k``: ``c`` + ``e_b``), alone or with one or two other movers
     ``X``, ``Y`` (``sides[:n]``: ``e_X`` + its line, each stone's), clear the board within three
-    moves, by parity (see :func:`_first_of_three`)? Is ``k`` an end (``end[:n_ends]``), or ``k`` + a
-    removal (``removal[:m]``) + a side + an end zero, or ``k`` + two removals (one twice allowed) +
-    two sides + an end? The sums of ``k`` and a removal go into a hash set, the sums of ``k`` and two
-    removals set two bits each in the filter ``pairs`` (:data:`PAIR_FILTER_BITS`; left empty); the
-    sums of sides and an end are looked up, and a key with both bits set is checked exactly (is
-    ``key + k`` + a removal a removal?). The filter took 31 us a state on seed 116's, an exact hash
-    set of the pairs behind a filter of 65,536 bits 47 (2026-11-26)."""
+    moves, by parity (see :func:`_first_of_three`), and with which others? Is ``k`` an end
+    (``end[:n_ends]``), or ``k`` + a removal (``removal[:m]``) + a side + an end zero, or ``k`` + two
+    removals (one twice allowed) + two sides + an end? Returns whether some choice fits and the
+    sides (bit ``a`` for ``sides[a]``) of every fitting choice: the first mover is ``b`` or one of
+    them. The sums of ``k`` and a removal go into a hash set, the sums of ``k`` and two removals set
+    two bits each in the filter ``pairs`` (:data:`PAIR_FILTER_BITS`; left empty); the sums of sides
+    and an end are looked up, and a key with both bits set is checked exactly (is ``key + k`` + a
+    removal a removal?). The filter took 31 us a state on seed 116's, an exact hash set of the
+    pairs behind a filter of 65,536 bits 47 (2026-11-26)."""
+    found = False
     for e in range(n_ends):
         if end[e] == k:
-            return True     # b alone
+            found = True     # b alone
     # b and X: k + a removal against X + an end
     size = 16
     while size < 4 * m:     # at most a quarter full (``keys`` holds 128 slots a line)
         size *= 2
     table = keys[:size]
     nused, zero = _shifted_set(table, used, k, removal, m, pairs[:0])
-    found = False
+    which = _U0
     for a in range(n):
         for e in range(n_ends):
             v = sides[a] ^ end[e]
             if v == _U0 and zero or v != _U0 and table[_hash_slot(table, v)] == v:
-                found = True
+                which |= _U1 << np.uint64(a)
                 break
-        if found:
-            break
     _empty_set(table, used, nused, pairs[:0])
-    if found:
-        return True
     # b, X and Y: k + two removals (one coset twice: they cancel) against X + Y + an end
     for i in range(m):
         ki = k ^ removal[i]
@@ -975,12 +974,12 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
         else:
             table[_hash_slot(table, removal[i])] = removal[i]
     for a in range(n):
-        if found:
-            break
         for b in range(a + 1, n):
-            if found:
-                break
+            ab = (_U1 << np.uint64(a)) | (_U1 << np.uint64(b))
+            if which & ab == ab:
+                continue     # both known to fit already
             xy = sides[a] ^ sides[b]
+            fits = False
             for e in range(n_ends):
                 v = xy ^ end[e]
                 f, g = _two_bits(v, PAIR_FILTER_BITS)
@@ -992,13 +991,15 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
                 for i in range(m):
                     w = t ^ removal[i]
                     if w == _U0 and zero or w != _U0 and table[_hash_slot(table, w)] == w:
-                        found = True
+                        fits = True
                         break
-                if found:
+                if fits:
                     break
+            if fits:
+                which |= ab
     pairs[:] = _U0
     table[:] = _U0
-    return found
+    return found or which != _U0, which
 
 
 @njit(cache=True)
@@ -1014,9 +1015,10 @@ def _area_of_three(pos: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: n
 @njit(cache=True)
 def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.uint64, targets: np.uint64,
                     jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, ostart: np.ndarray, ovec: np.ndarray,
-                    piv: np.ndarray, pivots: np.uint64, scratch: np.ndarray) -> bool:
-    """May three moves clear the board when no stone is bare (every stone has a line inside the
-    area of three), by parity (see :func:`_first_of_three`)? The movers are unknown: J1 (a stone
+                    piv: np.ndarray, pivots: np.uint64, scratch: np.ndarray) -> np.uint64:
+    """Which stones may make the first of three moves that clear the board when no stone is bare
+    (every stone has a line inside the area of three), by parity (see :func:`_first_of_three`)?
+    None: refuted. The movers are unknown: J1 (a stone
     with a jump), removed on a node ``u`` of its reach over the stones by a line across ``u``
     (``r_a``, its *tied* removal), J2 removed anywhere in the area (``r_b``), J3 ending on a target
     ``w``: ``c + p_J1 + r_a + r_b + p_J2 + p_J3 + e_w = 0`` (``p_X``: ``e_X`` + X's line). Fewer movers
@@ -1028,9 +1030,11 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     with both bits set is checked exactly: is ``key + e_w`` one of the ``S`` (a small hash set of
     some 250) for some end? About 50-70 us a state, against some 90 positions of search it spares
     on average (the moves of J1, each chain prefix tested by :func:`_first_movers`); an exact hash
-    set of the 16,000 sums, as before, took 165-256 us (2026-11-26). Existence only: a finish lets
-    every stone move first. More than :data:`WIDE_MOST` sums: True without looking. ``scratch``
-    as in :func:`_first_of_three`."""
+    set of the 16,000 sums, as before, took 165-256 us (2026-11-26). The keys are looked up J1 by
+    J1, and the J1s with a fit are the answer: on seed 117's states that pass, 202 of the 835
+    stones that can jump (until then a fit let every stone move first, and each of their chains
+    cost a two-move test). More than :data:`WIDE_MOST` sums: every stone that can jump, without
+    looking. ``scratch`` as in :func:`_first_of_three`."""
     small, big = _table_sizes(ovec.shape[0])
     end = scratch[64:128]
     tied = scratch[128:128 + small]
@@ -1052,7 +1056,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
         n += 1
     n_side = 1 + n + n * (n - 1) // 2
     if n_side * n_ends > WIDE_MOST:
-        return True
+        return movable
     size = 64
     while size < 4 * n_side:
         size *= 2
@@ -1071,10 +1075,10 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
                 f, g = _two_bits(side ^ end[e], WIDE_FILTER_BITS)
                 wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
                 wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
-    # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none)
+    # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none), J1 by J1
     m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
     ones = lists[64:]
-    na = 0
+    movers = _U0
     n_home, _ = _groups(pos, pos, jstart, jover, jto, home)
     for h in range(n_home):
         r = home[h]
@@ -1086,34 +1090,34 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
             j1 = _low_index(group)
             group &= group - _U1
             base = c ^ _reduce(_first_line(j1, area, ostart, ovec) ^ (_U1 << np.uint64(j1)), piv, pivots)
-            ones[na] = base
-            na += 1
+            ones[0] = base
             for t in range(mt):
-                ones[na] = base ^ tied[t]
-                na += 1
-    found = False
-    for a in range(na):
-        for b in range(-1, m):
-            key = ones[a]
-            if b >= 0:
-                key ^= removal[b]
-            f, g = _two_bits(key, WIDE_FILTER_BITS)
-            if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
-                continue
-            if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
-                continue
-            for e in range(n_ends):      # exact: is key + e_w one of the S?
-                v = key ^ end[e]
-                if v == _U0 or side_set[_hash_slot(side_set, v)] == v:
-                    found = True
+                ones[t + 1] = base ^ tied[t]
+            found = False
+            for a in range(mt + 1):
+                for b in range(-1, m):
+                    key = ones[a]
+                    if b >= 0:
+                        key ^= removal[b]
+                    f, g = _two_bits(key, WIDE_FILTER_BITS)
+                    if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
+                        continue
+                    if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
+                        continue
+                    for e in range(n_ends):      # exact: is key + e_w one of the S?
+                        v = key ^ end[e]
+                        if v == _U0 or side_set[_hash_slot(side_set, v)] == v:
+                            found = True
+                            break
+                    if found:
+                        break
+                if found:
                     break
             if found:
-                break
-        if found:
-            break
+                movers |= _U1 << np.uint64(j1)
     wide[:] = _U0
     side_set[:] = _U0
-    return found
+    return movers
 
 
 @njit(cache=True)
@@ -1131,9 +1135,9 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     target) and, with two bare stones, one more mover ``X``; the ``X`` sides go into a hash set
     (behind a filter of 65,536 bits) and the sum of each pair of removals is looked up. Fewer
     distinct movers (a stone moving twice, or two moves in all) give one removal and one end. With
-    one bare stone the other two movers are unknown (:func:`_one_bare_finish`): the test only says
-    whether some choice fits, and then every stone may move. With none all three movers are unknown
-    (:func:`_no_bare_finish`, behind a filter): again a fit lets every stone move."""
+    one bare stone the other two movers are unknown (:func:`_one_bare_finish`): the bare stone and
+    the others of every choice that fits may move first. With none all three movers are unknown
+    (:func:`_no_bare_finish`, behind a filter): the J1s with a fit may move first."""
     small, big = _table_sizes(ovec.shape[0])
     piv = scratch[:64]
     end = scratch[64:128]
@@ -1150,8 +1154,8 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
         return _U0
     movable = _movable(pos, jstart, jover, jto)
     if nbare < 1:
-        return ~_U0 if _no_bare_finish(pos, _reduce(c, piv, pivots), area, movable, targets, jstart, jover, jto,
-                                       ostart, ovec, piv, pivots, scratch) else _U0
+        return _no_bare_finish(pos, _reduce(c, piv, pivots), area, movable, targets, jstart, jover, jto,
+                               ostart, ovec, piv, pivots, scratch)
     if nbare == 3 and bare & movable == _U0:
         return _U0
     k = _reduce(c ^ bare, piv, pivots)      # a bare stone has no line: its part is e_b alone
@@ -1167,7 +1171,19 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
             masks[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
             n += 1
         pairs = scratch[o + 3 * big + 1152:o + 3 * big + 1152 + (1 << PAIR_FILTER_BITS) // 64]  # wide filter
-        return ~_U0 if _one_bare_finish(k, removal, m, end, n_ends, masks, n, keys, used, pairs) else _U0
+        found, which = _one_bare_finish(k, removal, m, end, n_ends, masks, n, keys, used, pairs)
+        if not found:
+            return _U0
+        allowed = bare       # the bare stone, and the others of the choices that fit
+        rest = pos & ~bare
+        a = 0
+        while rest:
+            x = _low_index(rest)
+            rest &= rest - _U1
+            if which >> np.uint64(a) & _U1:
+                allowed |= _U1 << np.uint64(x)
+            a += 1
+        return allowed & movable
     allowed = _U0
     # the ends: k + e_w (one removal: two movers; two removals: three bare movers)
     size = 16
