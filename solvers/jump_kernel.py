@@ -946,6 +946,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
     for e in range(n_ends):
         if end[e] == k:
             found = True     # b alone
+            break
     # b and X: k + a removal against X + an end
     size = 16
     while size < 4 * m:     # at most a quarter full (``keys`` holds 128 slots a line)
@@ -1040,13 +1041,12 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     tied = scratch[128:128 + small]
     removal = scratch[128 + small:128 + small + ovec.shape[0]]
     o = 128 + small + ovec.shape[0]
-    lists = scratch[o + 2 * big:o + 3 * big]     # the sides, then the J1 sums (used slots of the big set)
+    sides = scratch[o + 2 * big:o + 2 * big + 64]     # (used slots of the big set)
     home = scratch[o + 3 * big:o + 3 * big + 64]
     w0 = o + 3 * big + 1152
     wide = scratch[w0:w0 + (1 << WIDE_FILTER_BITS) // 64]
     w1 = w0 + (1 << WIDE_FILTER_BITS) // 64
     n_ends = _end_cosets(targets & area, piv, pivots, end)
-    sides = lists[:64]
     n = 0
     rest = pos
     while rest:
@@ -1077,7 +1077,6 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
                 wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
     # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none), J1 by J1
     m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
-    ones = lists[64:]
     movers = _U0
     n_home, _ = _groups(pos, pos, jstart, jover, jto, home)
     for h in range(n_home):
@@ -1090,13 +1089,10 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
             j1 = _low_index(group)
             group &= group - _U1
             base = c ^ _reduce(_first_line(j1, area, ostart, ovec) ^ (_U1 << np.uint64(j1)), piv, pivots)
-            ones[0] = base
-            for t in range(mt):
-                ones[t + 1] = base ^ tied[t]
             found = False
-            for a in range(mt + 1):
+            for a in range(-1, mt):
                 for b in range(-1, m):
-                    key = ones[a]
+                    key = base if a < 0 else base ^ tied[a]
                     if b >= 0:
                         key ^= removal[b]
                     f, g = _two_bits(key, WIDE_FILTER_BITS)
