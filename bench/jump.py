@@ -36,8 +36,8 @@ from powertwo.boards import Board, load, save
 from powertwo.solvers.jump import (
     BENCH_EXTRA_SEEDS, BENCH_OPTIMA, BENCH_SEEDS, BENCH_UNSOLVABLE, agrees_with_optimum, solve_forward, solve_reverse,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, KernelSearch
-from powertwo.solvers.jump_search import ReverseSearch, english_board, node_at
+from powertwo.solvers.jump_kernel import EXHAUSTED, KernelSearch, MoveGenerator
+from powertwo.solvers.jump_search import JumpTables, ReverseSearch, english_board, mask_of, node_at
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEED_SEEDS = (1, 2, 3)
@@ -53,6 +53,8 @@ ANSWER_BUDGET = 3
 two minutes)."""
 ENGLISH_BUDGET = 17
 """The English central game's hardest step: 17 moves refuted."""
+MOVE_SOURCES = 20_000
+"""Positions listed for the whole-move generation table (:func:`moves_table`)."""
 
 
 def _times(ratio: float) -> str:
@@ -145,6 +147,60 @@ def speed_table(positions: int, py_seconds: float) -> None:
     print()
 
 
+def move_sources(case: str, least: int = MOVE_SOURCES) -> tuple[Board, list[int]]:
+    """The positions whose moves the generation table times: the start of ``case``, then the positions
+    one move after it, two moves, ... (breadth first, in the engines' order) until ``least`` are
+    listed."""
+    board, start, _, _ = speed_case(case)
+    moves = MoveGenerator(board)
+    sources = [mask_of(start)]
+    level = sources
+    while len(sources) < least and level:
+        level = [q for p in level for q in moves.successors(p)][:least - len(sources)]
+        sources += level
+    return board, sources
+
+
+def moves_table(py_seconds: float) -> None:
+    """Whole-move generation, the same work in both engines: the positions one move after each of
+    the same positions, counted by the Python engine (``JumpTables.successors``) for ``py_seconds``
+    and by the kernel (:class:`MoveGenerator`) over the same positions, repeated for a second."""
+    print("Whole-move generation on the same positions: every position one move (one stone's chain) after each")
+    print(f"of the same positions (the start, then the positions one, two, ... moves on, up to {MOVE_SOURCES:,}),")
+    print(f"by the Python engine for {py_seconds:g} s and by the compiled kernel over the positions the Python engine "
+          "reached.")
+    print("Both count the same successors (checked: every count, and the first positions' successors one by one).")
+    print()
+    print("| start | positions expanded | successors | same successors | Python engine successors/s "
+          "| kernel successors/s | kernel / Python |")
+    print("|---|---|---|---|---|---|---|")
+    for case in [f"seed {s}" for s in SPEED_SEEDS] + ["english"]:
+        board, sources = move_sources(case)
+        tables, moves = JumpTables(board), MoveGenerator(board)
+        py_counts = []
+        began = time.perf_counter()
+        for p in sources:
+            py_counts.append(len(tables.successors(p)))
+            if time.perf_counter() - began >= py_seconds:
+                break
+        py_time = time.perf_counter() - began
+        done = sources[:len(py_counts)]
+        same = moves.counts(done) == py_counts and all(moves.successors(p) == list(tables.successors(p))
+                                                       for p in done[:100])
+        runs, spent = 0, 0.0
+        while spent < 1.0:
+            began = time.perf_counter()
+            moves.counts(done)
+            spent += time.perf_counter() - began
+            runs += 1
+        total = sum(py_counts)
+        py_rate, k_rate = total / py_time, total * runs / spent
+        label = case if case != "english" else "English centre"
+        print(f"| {label} | {len(done):,} | {total:,} | {'yes' if same else 'NO'} | {py_rate:,.0f} | {k_rate:,.0f} "
+              f"| {_times(k_rate / py_rate)} |", flush=True)
+    print()
+
+
 def answer_table(py_cap: float) -> None:
     """Time to the same answer: "no finish within 3 moves" from each speed seed's start, the kernel
     (one thread, default options) against the Python engine (IDA* up to 3 moves, at most ``py_cap``
@@ -232,6 +288,7 @@ def main() -> None:
     for n in sorted({1, workers}):
         english_cli(n)
     speed_table(positions, py_seconds)
+    moves_table(py_seconds)
     answer_table(float(os.environ.get("JUMP_BENCH_PYTHON_CAP", "120")))
     if limit > 0:
         positions_table(limit, workers)

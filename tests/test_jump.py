@@ -23,7 +23,7 @@ from powertwo.solvers.jump_search import (
     JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
     plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, _slot
+from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, MoveGenerator, _slot
 from powertwo.solvers.registry import SolutionError
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -453,6 +453,47 @@ def test_kernel_matches_python_engine_on_random_positions(board, stones, count):
             assert check_reverse(answer, board).valid
         outcomes.add(plain is None)
     assert outcomes == {True, False}     # both kinds were compared
+
+
+@pytest.mark.parametrize("board", [ENGLISH, P2], ids=["english", "power-of-two"])
+def test_kernel_moves_are_the_python_engines_in_the_same_order(board):
+    """The compiled whole-move generator gives the Python engine's successors, in its order, on
+    random positions of every size and on the benchmark seeds; its sets start at 16 slots, so they
+    grow while it runs."""
+    moves = MoveGenerator(board, slots=16)
+    tables = JumpTables(board)
+    positions = [mask_of(_random_position(board, stones, seed))
+                 for stones in range(1, board.size + 1) for seed in range(3)]
+    if board is P2:
+        positions += [mask_of(solve_forward(P2, seed=s)["final_position"]) for s in (1, 2, 3)]
+    counts = []
+    for pos in positions:
+        expected = list(tables.successors(pos))
+        assert moves.successors(pos) == expected, nodes_of(pos)
+        assert moves.count(pos) == len(expected)
+        counts.append(len(expected))
+    assert max(counts) > moves.out.shape[0] // 4 > 4    # the sets grew past their first size
+
+
+def test_kernel_perft_is_the_python_engines():
+    """Move sequences counted to depth 3 on the English central game and to depth 2 from a 20-stone
+    Power of Two position: the compiled generator and the Python engine count the same."""
+
+    def python_perft(tables, pos, depth):
+        if depth == 0:
+            return 1
+        return sum(python_perft(tables, q, depth - 1) for q in tables.successors(pos))
+
+    english = mask_of(v for v in ENGLISH.nodes if v != CENTRE)
+    p2 = mask_of(_random_position(P2, 20, 7))
+    every = {}
+    for board, pos, depth in ((ENGLISH, english, 3), (P2, p2, 2)):
+        tables, moves = JumpTables(board), MoveGenerator(board)
+        counts = [moves.perft(pos, d) for d in range(depth + 1)]
+        assert counts == [python_perft(tables, pos, d) for d in range(depth + 1)]
+        assert counts[depth] > counts[depth - 1] > 1
+        every[board.name] = counts
+    assert every[ENGLISH.name][:2] == [1, 4]     # the English game opens with one of 4 jumps into the centre
 
 
 def _clearable(board, pos: frozenset, last: int, budget: int, seen: dict) -> bool:
