@@ -48,6 +48,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
@@ -1809,6 +1810,7 @@ class KernelSearch:
         if perimeter and 0 < len(nodes_of(tmask)) <= 4 and self.stones >= PERIMETER_STONES:
             self.build_perimeter(perimeter)
         self.table_from = max(1, self.radius)
+        self._scratch: list[np.ndarray] = []
         self.order_moves = ORDER_MOVES
         """A budgeted walk's first fresh moves whose movers are tried by promise (:data:`ORDER_MOVES`;
         0: node order throughout)."""
@@ -1916,10 +1918,13 @@ class KernelSearch:
         return int(self.stats[0])
 
     # ------------------------------------------------------------- searches
-    def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId], order: int = 0) -> Walk:
+    def walk(self, mode: int, budget: int, sym: int, start: Sequence[NodeId], order: int = 0,
+             scratch: np.ndarray | None = None) -> Walk:
         """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
         symmetry ``sym``, movers tried from the lowest node up (``order`` 0) or the highest down (1),
-        ready for :meth:`advance`."""
+        ready for :meth:`advance`. ``scratch``: the parity tests' work space (:func:`scratch_for`;
+        default a new one), which a walk leaves as clean as it found it after each position, so a
+        later walk may take it over (:meth:`search` does, one per walk running at once)."""
         if len(start) > self.stones:   # the frames are sized by the instance's start (no bounds checks in _run)
             raise ValueError(f"a search from {len(start)} stones on an instance built for {self.stones}: "
                              "build the KernelSearch from the larger position")
@@ -1932,18 +1937,29 @@ class KernelSearch:
         fimg = np.zeros((self.stones + 1, len(self.perms)), dtype=np.uint64)
         fps = np.zeros((self.stones + 1, self.pw.shape[0]), dtype=np.int64)
         fimg[0], fps[0] = self.images(int(fu[0, 0])), self.pagoda_sums(int(fu[0, 0]))
-        return Walk(mode, sym, fu, fi, fimg, fps, np.array([0, 1, order], dtype=np.int64), scratch_for(self.ovec),
+        return Walk(mode, sym, fu, fi, fimg, fps, np.array([0, 1, order], dtype=np.int64),
+                    scratch_for(self.ovec) if scratch is None else scratch,
                     np.zeros((self.stones + 1, 65), dtype=np.int64))
+
+    def _scratches(self, count: int) -> list[np.ndarray]:
+        """``count`` work spaces for the walks of one search, kept for the next: a new one costs more
+        than a beam probe's whole search (1.2 MB to clear; 2026-11-26, seed 117's beam: 16 walks a
+        probe, 75% of the beam's time went to setting up walks)."""
+        while len(self._scratch) < count:
+            self._scratch.append(scratch_for(self.ovec))
+        return self._scratch[:count]
+
+    def _bits(self, pos: int) -> np.ndarray:
+        """The nodes (0-based) of the bitmask ``pos`` as a boolean array."""
+        return np.unpackbits(np.array([pos], dtype="<u8").view(np.uint8), bitorder="little")[:self.n].astype(bool)
 
     def images(self, pos: int) -> np.ndarray:
         """The images of the bitmask ``pos`` under the symmetries in use (index 0: the identity)."""
-        nodes = [i for i in range(self.n) if pos >> i & 1]
-        return np.array([sum(1 << int(self.perm[s, i]) for i in nodes) for s in range(len(self.perms))],
-                        dtype=np.uint64)
+        return np.bitwise_or.reduce(np.uint64(1) << self.perm[:, self._bits(pos)].astype(np.uint64), axis=1)
 
     def pagoda_sums(self, pos: int) -> np.ndarray:
         """The sums of the bitmask ``pos`` under the pagoda functions in use."""
-        return np.array([sum(int(w[i]) for i in range(self.n) if pos >> i & 1) for w in self.pw], dtype=np.int64)
+        return self.pw[:, self._bits(pos)].sum(axis=1).astype(np.int64)
 
     def advance(self, w: Walk, max_nodes: int, shortcut: int = 0, share: int = 0,
                 halt: np.ndarray | None = None) -> int:
@@ -2015,7 +2031,9 @@ class KernelSearch:
         (9.4 s) against 11.1 million (33 s)."""
         start = self.start_nodes if start is None else start
         if budget is None:
-            walks = [self.walk(mode, 0, s, start) for s in range(len(self.perms)) for mode in (0, 2)]
+            scratch = self._scratches(2 * len(self.perms))
+            walks = [partial(self.walk, mode, 0, s, start, scratch=scratch[2 * s + mode // 2])
+                     for s in range(len(self.perms)) for mode in (0, 2)]
             step_size = SLICE >> 3
         else:
             if self.radius and not complete:
@@ -2028,8 +2046,9 @@ class KernelSearch:
             # (a refutation costs the same positions as one walk's) and the first to meet a finish
             # ends the search
             images = len(self.perms)
-            walks = [self.walk(1, budget, i % images, start, order=(i // images) % 2)
-                     for i in range(1 if complete else max(self.workers, images))]
+            count = 1 if complete else max(self.workers, images)
+            walks = [partial(self.walk, 1, budget, i % images, start, order=(i // images) % 2, scratch=scratch)
+                     for i, scratch in enumerate(self._scratches(count))]
             step_size = SLICE if len(walks) <= self.workers else SLICE >> 3
         self.frozen = False
         began = time.perf_counter()
@@ -2040,20 +2059,25 @@ class KernelSearch:
             self.interrupted = True
             return PAUSED, []
 
-    def _slices(self, walks: list[Walk], step_size: int, deadline: float | None, node_cap: int | None, label: str,
-                complete: bool, began: float, start_nodes: int) -> tuple[int, list[tuple[int, int]]]:
+    def _slices(self, walks: Sequence[Callable[[], Walk]], step_size: int, deadline: float | None, node_cap: int | None,
+                label: str, complete: bool, began: float, start_nodes: int) -> tuple[int, list[tuple[int, int]]]:
         """The walks of :meth:`search` in turns of ``step_size`` positions, each turn in ticks
         (:meth:`_tick`): between two ticks the deadline, the position cap, Ctrl-C and the progress
         line are seen to, and a walk halted by the tick goes on with the rest of its turn (so the
-        turns, and with one thread the positions searched, do not depend on the clock)."""
+        turns, and with one thread the positions searched, do not depend on the clock). A walk is
+        built when its first turn comes: most searches end in the first (a beam probe's always)."""
         shown = began
         shortcut = 1 if complete else 0
         size = min(self.workers, len(walks))
-        groups = [walks[i:i + size] for i in range(0, len(walks), size)]
+        plans = [walks[i:i + size] for i in range(0, len(walks), size)]
+        groups: list[list[Walk]] = []
         while True:
             if self.interrupted:
                 return PAUSED, []
-            for group in groups:
+            for g, plan in enumerate(plans):
+                if g == len(groups):
+                    groups.append([make() for make in plan])
+                group = groups[g]
                 step = step_size if node_cap is None else max(
                     1, min(step_size, (start_nodes + node_cap - self.nodes) // len(group)))
                 turn = [(w, step) for w in group]   # each walk with the positions left in its turn
