@@ -2128,6 +2128,7 @@ class KernelSearch:
         table). Ends after ``node_cap`` positions, at ``deadline``, when no position is left, or
         when the moves so far reach the best. Returns the best answer."""
         tables = JumpTables(self.board, fixing=self.setup.targets)
+        moves = MoveGenerator(self.board)     # the Python engine's successors, compiled
         spent_from = self.nodes
         start = mask_of(self.start_nodes)
 
@@ -2149,7 +2150,7 @@ class KernelSearch:
                 depth += 1
                 ranked: dict[int, tuple[tuple[int, int], list[int]]] = {}
                 for path in kept:
-                    for q in tables.successors(path[-1] if path else start):
+                    for q in moves.successors(path[-1] if path else start):
                         key = tables.canonical(q)
                         if key not in ranked:
                             ranked[key] = ((popcount(q), low(q)), [*path, q])
