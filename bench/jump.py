@@ -1,4 +1,5 @@
-"""Get a Jump On benchmark: the compiled kernel against the same kernel interpreted, the kernel on the
+"""Get a Jump On benchmark: the compiled kernel against the same kernel interpreted, its whole-move
+generation against the Python engine's on the same positions, the kernel on the
 Power of Two board's benchmark set (the five seeds, 20 more seeded forward finals with chain jumps,
 unsolvable positions), and the English 33-hole central game through the CLI.
 
@@ -19,7 +20,9 @@ Speed: the kernel's search runs compiled and, in a subprocess with ``NUMBA_DISAB
 Python (numba's functions run unchanged by the interpreter); both search the same number of
 positions from fresh tables, so they visit the same positions (the table counts are compared). The
 Python ``ReverseSearch`` engine is a different algorithm (whole moves, not single jumps): its rate is
-context, not the same work.
+context, not the same work. The same work is the whole-move generation table: both engines spell out
+the successors of the same positions (``JumpTables.successors`` against the kernel's compiled
+``MoveGenerator``), and the counts are compared.
 """
 
 from __future__ import annotations
