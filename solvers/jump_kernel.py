@@ -1593,7 +1593,9 @@ def _successor_counts(sources: np.ndarray, counts: np.ndarray, begin: int, jstar
 def jump_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The board's jumps grouped by start node (0-based) as flat arrays: the jumps of node ``v`` are
     ``k`` in ``range(jstart[v], jstart[v + 1])``, over ``jover[k]`` onto ``jto[k]``, in the order of
-    ``board.jumps``."""
+    ``board.jumps``. A board over 64 nodes is refused: a position is one ``uint64``."""
+    if board.size > 64:
+        raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
     n = board.size
     by_start: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for a, b, c in board.jumps:
@@ -1617,8 +1619,6 @@ class MoveGenerator:
     (counts, and the rate on the same positions)."""
 
     def __init__(self, board: Board, slots: int = 1 << 14):
-        if board.size > 64:
-            raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
         self.jstart, self.jover, self.jto = jump_arrays(board)
         self.tick = np.zeros(1, dtype=np.int64)
         self._alloc(slots)
@@ -1645,10 +1645,6 @@ class MoveGenerator:
         count = self._fill(pos)      # first: it may grow ``out``
         return [int(q) for q in self.out[:count]]
 
-    def count(self, pos: int) -> int:
-        """How many positions are one move after ``pos``."""
-        return self._fill(pos)
-
     def counts(self, positions: Sequence[int]) -> list[int]:
         """How many positions are one move after each of ``positions``, in one compiled loop."""
         sources = np.array(positions, dtype=np.uint64)
@@ -1665,10 +1661,9 @@ class MoveGenerator:
         """Move sequences of ``depth`` moves from ``pos``, each move to a different position."""
         if depth <= 0:
             return 1
+        after = self.successors(pos)
         if depth == 1:
-            return self._fill(pos)
-        count = self._fill(pos)
-        after = [int(q) for q in self.out[:count]]
+            return len(after)
         if depth == 2:
             return sum(self.counts(after))
         return sum(self.perft(q, depth - 1) for q in after)
@@ -1736,8 +1731,7 @@ class KernelSearch:
                  symmetry: bool = True, pagodas: bool = True, merson: bool = True,
                  memory_mb: int = DEFAULT_MEMORY_MB, progress: Progress | None = None,
                  setup: TargetSetup | None = None, perimeter: int = DEFAULT_PERIMETER, workers: int = 1):
-        if board.size > 64:
-            raise ValueError(f"board {board.name} has {board.size} nodes; the kernel takes at most 64")
+        self.jstart, self.jover, self.jto = jump_arrays(board)   # first: it refuses a board over 64 nodes
         if workers < 1:
             raise ValueError(f"workers {workers}: at least 1")
         self.board = board
@@ -1755,7 +1749,6 @@ class KernelSearch:
         self.n = n
         self.stones = len(self.start_nodes)
         tmask = self.setup.targets
-        self.jstart, self.jover, self.jto = jump_arrays(board)
         self.over = {(a - 1, c - 1): b - 1 for a, b, c in board.jumps}
         middles = {b for _, b, _ in board.jumps}
         unjumpable = mask_of(v for v in board.nodes if v not in middles)
@@ -1923,8 +1916,9 @@ class KernelSearch:
         """A depth-first search of ``mode`` (see :func:`_run`) from the image of ``start`` under
         symmetry ``sym``, movers tried from the lowest node up (``order`` 0) or the highest down (1),
         ready for :meth:`advance`. ``scratch``: the parity tests' work space (:func:`scratch_for`;
-        default a new one), which a walk leaves as clean as it found it after each position, so a
-        later walk may take it over (:meth:`search` does, one per walk running at once)."""
+        default a new one). After each position a walk leaves it as the next position's tests need
+        it (not all zero: what a test reads it sets first), so a later walk may take it over
+        (:meth:`search` does, one per walk running at once)."""
         if len(start) > self.stones:   # the frames are sized by the instance's start (no bounds checks in _run)
             raise ValueError(f"a search from {len(start)} stones on an instance built for {self.stones}: "
                              "build the KernelSearch from the larger position")
