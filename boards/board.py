@@ -45,6 +45,8 @@ class Board:
     are extra node pairs that belong to a game's structure without being lines
     (Netzwerk: a field touches an energy point); they take part in the symmetry
     group. ``starts`` maps a start-position name to ``{"light": (...), "dark": (...)}``.
+    ``cells`` are the nodes that are squares of a grid (Tower of Power, Epaminondas, Netzwerk's
+    fields): drawn as squares, not points.
     """
 
     name: str
@@ -53,6 +55,7 @@ class Board:
     labels: tuple[str, ...] = ()
     links: tuple[tuple[NodeId, NodeId], ...] = ()
     starts: tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...] = ()
+    cells: tuple[NodeId, ...] = ()
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -77,6 +80,9 @@ class Board:
             for v in (a, b):
                 if not isinstance(v, int) or not 1 <= v <= n:
                     raise BoardError(f"board {self.name!r}: link names node {v!r}, not in 1..{n}")
+        for v in self.cells:
+            if not isinstance(v, int) or not 1 <= v <= n:
+                raise BoardError(f"board {self.name!r}: cell names node {v!r}, not in 1..{n}")
 
     # ------------------------------------------------------------------ nodes
     @property
@@ -114,6 +120,19 @@ class Board:
 
     def has_node(self, node: object) -> bool:
         return isinstance(node, int) and not isinstance(node, bool) and 1 <= node <= self.size
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A hash of what the rules see: the nodes (coordinates and labels, in id order) and the
+        lines (node ids in order). Two boards with the same fingerprint play the same; an answer
+        file carries it beside the board's name (a name alone may be reused by another board)."""
+        import hashlib
+
+        text = ";".join(f"{format_fraction(x)},{format_fraction(y)},{lab}"
+                        for (x, y), lab in zip(self.coords, self.labels, strict=True))
+        text += "|" + ";".join("-".join(map(str, line)) for line in self.lines)
+        text += "|" + ";".join(f"{a}-{b}" for a, b in self.links)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     # ------------------------------------------------------------------ lines
     def line_text(self, line: LineId | Line) -> str:
@@ -212,7 +231,7 @@ class Board:
         from networkx.algorithms.isomorphism import GraphMatcher
 
         # vertex labels are invariants every automorphism keeps (they only prune VF2's search:
-        # without them it takes minutes on the pbmserv board)
+        # without them it takes minutes on boards with few distinct lengths)
         g = nx.Graph()
         for v in self.nodes:
             g.add_node(("n", v), kind=("node", tuple(sorted(len(self.lines[k]) for k in self.lines_through[v])),
@@ -279,8 +298,8 @@ class Board:
     def inner_start_node(self, corner: NodeId) -> NodeId:
         """RULES.md section 1, the ``standard`` start: on the diagonal from ``corner`` towards the
         central square, the last node before the square. The node of the diagonal nearest the
-        centre lies on the central square (a corner of it on the reconstruction, the midpoint of
-        a side on the pbmserv board), so this is the second nearest."""
+        centre lies on the central square (the midpoint of one of its sides on the Power of Two
+        board, a corner of it on the sketch), so this is the second nearest."""
         diagonal = self.diagonal_to_centre(corner)
         if len(diagonal) < 3:
             raise BoardError(f"board {self.name}: the diagonal from corner {self.label(corner)} has too few nodes")
@@ -336,6 +355,7 @@ class Board:
         """The summary printed by ``powertwo board info --json``."""
         return {
             "name": self.name,
+            "fingerprint": self.fingerprint,
             "nodes": self.size,
             "lines": len(self.lines),
             "line_lengths": {str(k): v for k, v in self.line_lengths.items()},

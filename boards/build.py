@@ -25,6 +25,16 @@ from .board import Board, BoardError, Line, NodeId, Point, format_fraction
 Segment = tuple[Point, Point]
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
+SQUARE_SYMMETRIES: tuple[tuple[int, int, int, int], ...] = (
+    (1, 0, 0, 1), (0, -1, 1, 0), (-1, 0, 0, -1), (0, 1, -1, 0),
+    (-1, 0, 0, 1), (1, 0, 0, -1), (0, 1, 1, 0), (0, -1, -1, 0),
+)
+"""The 8 symmetries of a square about its centre, as matrices ``(a, b, c, d)``: ``(x, y) -> (a x + b y, c x + d y)``."""
+SYMMETRIES = {"square": SQUARE_SYMMETRIES}
+"""The symmetry groups a board file may name in its ``"symmetry"`` field."""
+ROUNDING_MARGIN = Fraction(1, 10)
+"""How far from a half every coordinate must stay for :func:`name_by_cells` (rounding is unambiguous)."""
+
 
 def parse_coordinate(value: Any, where: str) -> Fraction:
     """An exact coordinate from an integer or a ``"p/q"`` (or integer) string."""
@@ -101,6 +111,68 @@ def _intersection(s: tuple[int, int, Fraction], t: tuple[int, int, Fraction]) ->
     if det == 0:
         return None
     return (c1 * b2 - c2 * b1) / Fraction(det), (a1 * c2 - a2 * c1) / Fraction(det)
+
+
+def orbit_segments(segments: Iterable[Segment], symmetry: str = "square",
+                   centre: Point = (Fraction(0), Fraction(0))) -> list[Segment]:
+    """Every image of every segment under ``symmetry`` (about ``centre``), each segment once.
+
+    A board closed under a group is written as one representative segment per orbit (RULES.md
+    section 1: the Power of Two board is 7 families, each the orbit of one segment)."""
+    if symmetry not in SYMMETRIES:
+        raise BoardError(f"symmetry {symmetry!r} is not known (known: {', '.join(SYMMETRIES)})")
+    cx, cy = Fraction(centre[0]), Fraction(centre[1])
+    seen: set[tuple[Point, Point]] = set()
+    out: list[Segment] = []
+    for p, q in segments:
+        for a, b, c, d in SYMMETRIES[symmetry]:
+            image = []
+            for x, y in (p, q):
+                dx, dy = Fraction(x) - cx, Fraction(y) - cy
+                image.append((cx + a * dx + b * dy, cy + c * dx + d * dy))
+            key = (min(image), max(image))
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return out
+
+
+def name_by_cells(board: Board, columns: str, first: Point) -> Board:
+    """The board renumbered and named by the whole cell nearest each node (the play-by-mail server's
+    display of the Power of Two board, RULES.md section 1).
+
+    Column ``columns[i]`` is ``x = first_x + i``, row ``r`` (1-based) is ``y = first_y - (r - 1)``;
+    a node is named by its rounded coordinates (``f3`` for ``(-6/5, 18/5)``) and ids follow the
+    names' reading order (row by row, each row by column). Refused when a coordinate lies within
+    :data:`ROUNDING_MARGIN` of a half (the cell would be a guess), a node falls outside the columns
+    or above the first row, or two nodes share a cell."""
+    x0, y0 = Fraction(first[0]), Fraction(first[1])
+    cells: dict[tuple[int, int], NodeId] = {}
+    for v in board.nodes:
+        x, y = board.coord(v)
+        for value in (x - x0, y0 - y):
+            frac = value - (value.numerator // value.denominator)
+            if abs(frac - Fraction(1, 2)) < ROUNDING_MARGIN:
+                raise BoardError(f"board {board.name}: node at ({format_fraction(x)}, {format_fraction(y)}) "
+                                 f"lies within {ROUNDING_MARGIN} of a cell border")
+        col, row = round(x - x0), round(y0 - y)
+        if not (0 <= col < len(columns)) or row < 0:
+            raise BoardError(f"board {board.name}: node at ({format_fraction(x)}, {format_fraction(y)}) "
+                             f"is outside the named cells")
+        if (row, col) in cells:
+            other = board.coord(cells[row, col])
+            raise BoardError(f"board {board.name}: nodes at ({format_fraction(x)}, {format_fraction(y)}) and "
+                             f"({format_fraction(other[0])}, {format_fraction(other[1])}) share cell "
+                             f"{columns[col]}{row + 1}")
+        cells[row, col] = v
+    order = [cells[key] for key in sorted(cells)]
+    new_id = {old: k for k, old in enumerate(order, start=1)}
+    lines = sorted(tuple(new_id[v] for v in line) for line in board.lines)
+    starts = tuple((name, tuple((side, tuple(new_id[v] for v in nodes)) for side, nodes in sides))
+                   for name, sides in board.starts)
+    return Board(name=board.name, coords=tuple(board.coord(v) for v in order), lines=tuple(lines),
+                 labels=tuple(f"{columns[col]}{row + 1}" for row, col in sorted(cells)), links=board.links,
+                 starts=starts, cells=board.cells, description=board.description)
 
 
 def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: tuple = (),
@@ -250,5 +322,8 @@ def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | 
                     raise BoardError(f"board {name}: start {sname!r} names unknown square {exc.args[0]}") from None
             entries.append((sname, tuple(side_entries)))
         starts = tuple(entries)
+    points = {b for _, b in links}
+    cells = tuple(k for k, e in enumerate(ordered, start=1)
+                  if grids[e[2]].get("labels", "square") == "square" and k not in points)
     return Board(name=name, coords=tuple(e[0] for e in ordered), lines=tuple(lines), labels=labels,
-                 links=tuple(sorted(links)), starts=starts, description=description)
+                 links=tuple(sorted(links)), starts=starts, cells=cells, description=description)

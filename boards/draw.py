@@ -10,7 +10,6 @@ Import this module only when drawing: nothing in ``rules`` or ``models`` needs i
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -24,8 +23,6 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa
 
 from .board import Board, LineId, NodeId  # noqa: E402
 from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, Arrow, LineMark, Stone  # noqa: E402
-
-SQUARE_LABEL = re.compile(r"^[a-z][1-9][0-9]?$")
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
 DARK_FILL, DARK_EDGE = "#3b2a1a", "#000000"
@@ -43,10 +40,8 @@ __all__ = ["Arrow", "LineMark", "Stone", "board_diagram", "cell_nodes", "draw_on
 
 
 def cell_nodes(board: Board) -> frozenset[NodeId]:
-    """Nodes drawn as squares: labelled like squares (``a1``..``n12``) and not the
-    point end of a link (Netzwerk's energy points ``e00``..``e66`` are points)."""
-    points = {b for _, b in board.links}
-    return frozenset(v for v in board.nodes if SQUARE_LABEL.match(board.label(v)) and v not in points)
+    """Nodes drawn as squares: the board's grid cells (:attr:`Board.cells`)."""
+    return frozenset(board.cells)
 
 
 def _extent(board: Board) -> tuple[float, float, float, float]:

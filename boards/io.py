@@ -3,12 +3,16 @@
 A board file is one JSON object with a ``name`` and exactly one of:
 
 * ``"segments"``: ``[[[x1, y1], [x2, y2]], ...]`` (integers or ``"p/q"`` strings);
-  nodes and lines are computed (:func:`powertwo.boards.build.from_segments`).
+  nodes and lines are computed (:func:`powertwo.boards.build.from_segments`). With
+  ``"symmetry": "square"`` each listed segment stands for its orbit under the 8 symmetries of
+  the square about the origin (:func:`powertwo.boards.build.orbit_segments`). With
+  ``"cell_names": {"columns": "abcdefghijklm", "first": [-6, 6]}`` the nodes are named and
+  numbered by the whole cell nearest each (:func:`powertwo.boards.build.name_by_cells`).
 * ``"grids"``: square grids (:func:`powertwo.boards.build.from_grids`), with optional
   ``"link_grids"``.
 * ``"nodes"`` and ``"lines"``: the explicit form written by :func:`save`:
   ``"nodes": {"1": ["-4", "4"], ...}``, ``"lines": [[1, 2, 3], ...]``, optional
-  ``"labels"`` and ``"links"``.
+  ``"labels"``, ``"links"`` and ``"cells"`` (nodes drawn as squares).
 
 Optional in all: ``"description"`` and ``"starts"``: ``{"standard": {"light":
 [...], "dark": [...]}}`` (node ids, or labels on labelled boards).
@@ -23,7 +27,7 @@ from typing import Any
 
 from .board import Board, BoardError, format_fraction
 from .jsonfile import loads, read_json
-from .build import from_grids, from_segments, parse_point, parse_segments
+from .build import SYMMETRIES, from_grids, from_segments, name_by_cells, orbit_segments, parse_point, parse_segments
 
 DATA_PACKAGE = "powertwo.boards.data"
 
@@ -95,7 +99,14 @@ def from_dict(raw: Any, where: str = "board") -> Board:
         raise BoardError(f"{where}: needs exactly one of the fields 'segments', 'grids' or 'nodes' (with 'lines')")
     kind = kinds[0]
     if kind == "segments":
-        board = from_segments(parse_segments(raw["segments"], f"{where}: segments"), name, description=description)
+        segments = parse_segments(raw["segments"], f"{where}: segments")
+        if "symmetry" in raw:
+            if raw["symmetry"] not in SYMMETRIES:
+                raise BoardError(f"{where}: field 'symmetry' must be one of {', '.join(SYMMETRIES)}")
+            segments = orbit_segments(segments, raw["symmetry"])
+        board = from_segments(segments, name, description=description)
+        if "cell_names" in raw:
+            board = name_by_cells(board, *_cell_names(raw["cell_names"], where))
     elif kind == "grids":
         grids = raw["grids"]
         if not isinstance(grids, list) or not grids or not all(isinstance(g, dict) for g in grids):
@@ -106,7 +117,17 @@ def from_dict(raw: Any, where: str = "board") -> Board:
     labels = {lab: i for i, lab in enumerate(board.labels, start=1)}
     starts = _resolve_starts(raw.get("starts"), labels, board.size, where)
     return Board(name=board.name, coords=board.coords, lines=board.lines, labels=board.labels,
-                 links=board.links, starts=starts, description=board.description)
+                 links=board.links, starts=starts, cells=board.cells, description=board.description)
+
+
+def _cell_names(raw: Any, where: str) -> tuple[str, Any]:
+    """The ``cell_names`` field: ``{"columns": "abc...", "first": [x, y]}``."""
+    if not isinstance(raw, dict) or set(raw) != {"columns", "first"}:
+        raise BoardError(f"{where}: field 'cell_names' must be an object with 'columns' and 'first'")
+    columns = raw["columns"]
+    if not isinstance(columns, str) or not columns.isalpha() or len(set(columns)) != len(columns):
+        raise BoardError(f"{where}: cell_names.columns must be a string of distinct letters")
+    return columns, parse_point(raw["first"], f"{where}: cell_names.first")
 
 
 def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
@@ -136,8 +157,11 @@ def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
     links = raw.get("links", [])
     if not isinstance(links, list) or not all(isinstance(p, list) and len(p) == 2 for p in links):
         raise BoardError(f"{where}: field 'links' must be a list of node-id pairs")
+    cells = raw.get("cells", [])
+    if not isinstance(cells, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in cells):
+        raise BoardError(f"{where}: field 'cells' must be a list of node ids")
     return Board(name=name, coords=tuple(coords), lines=tuple(lines), labels=labels or (),
-                 links=tuple(tuple(p) for p in links), description=description)
+                 links=tuple(tuple(p) for p in links), cells=tuple(cells), description=description)
 
 
 def to_dict(board: Board) -> dict:
@@ -152,6 +176,8 @@ def to_dict(board: Board) -> dict:
     out["lines"] = [list(line) for line in board.lines]
     if board.links:
         out["links"] = [list(p) for p in board.links]
+    if board.cells:
+        out["cells"] = list(board.cells)
     if board.starts:
         out["starts"] = {k: {side: list(ns) for side, ns in v} for k, v in board.starts}
     return out

@@ -1,8 +1,8 @@
 """David and Goliath (RULES.md section 3): two candidates, move then throw.
 
 Light is David, Dark is Goliath, their candidates on the board's ``david-goliath``
-start (diagonally opposite outer corners, ``Board.mapped_starts``: 60 and 5 on the
-reconstruction and on the pbmserv board); each has 15 reserve stones;
+start (diagonally opposite outer corners, ``Board.mapped_starts``: a13 and m1 on the
+Power of Two board); each has 15 reserve stones;
 **Decision:** David moves first. A turn (one :class:`Hurl` value)
 moves the own candidate along one line to a free node without passing a stone
 (David 1 or more nodes, Goliath exactly 1 or 2), then throws one stone from the

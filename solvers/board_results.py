@@ -1,6 +1,8 @@
-"""Every puzzle solved on a further shipped board, into ``results/<board>/`` (issue 14: the
-pbmserv board beside the reconstruction). The same solvers, proofs and certificates as the
-main job; only the Get a Jump On benchmark positions are left to the default board."""
+"""Every puzzle solved on a further shipped board, into ``results/<board>/``: the first
+reconstruction (``power-of-two-sketch``) and the default board with the central square's sides
+as lines (``power-of-two-square-sides``) beside the default. The same solvers, proofs and
+certificates as the main job; only the Get a Jump On benchmark positions are left to the
+default board."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 
 from .registry import Progress, ResultRow
 
-EXTRA_BOARDS: tuple[str, ...] = ("power-of-two-pbmserv",)
+EXTRA_BOARDS: tuple[str, ...] = ("power-of-two-square-sides", "power-of-two-sketch")
 """Boards the results job solves every puzzle on besides the default ``power-of-two``."""
 FORWARD_SECONDS = 150.0
 """Time for each of the two Get a Jump On forward searches on an extra board (with chains, then any)."""

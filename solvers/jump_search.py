@@ -755,7 +755,7 @@ class ForwardBound:
 
 def forward_bound(board: Board, corner: NodeId) -> ForwardBound:
     """:class:`ForwardBound` of a forward game from ``corner``: a proof of impossibility when
-    ``most`` is below the stones wanted (issue 14: on the pbmserv board it is 29 from every node)."""
+    ``most`` is below the stones wanted."""
     import networkx as nx
 
     beyond: dict[NodeId, list[NodeId]] = {}
