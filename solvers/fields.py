@@ -20,6 +20,12 @@ class SolutionError(ValueError):
     errors: the checker reports them as a list."""
 
 
+def board_fields(board: Board) -> dict[str, str]:
+    """How an answer file names its board: ``board`` (the name or file) and ``board_fingerprint``
+    (:attr:`Board.fingerprint`: a name may be reused by another board, the fingerprint may not)."""
+    return {"board": board.name, "board_fingerprint": board.fingerprint}
+
+
 def _type_name(kind: type | tuple[type, ...]) -> str:
     return kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
 

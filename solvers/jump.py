@@ -36,7 +36,7 @@ from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chai
 from .jump_search import (
     ForwardStep, JumpTables, ReverseSearch, forward_bound, forward_final, forward_search, nodes_of,
 )
-from .fields import known_fields
+from .fields import board_fields, known_fields
 from .satcall import Budget, sat_call
 from .registry import (
     CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle,
@@ -75,8 +75,9 @@ SAT_CONFLICT_LIMIT = 300_000
 unlike seconds, gives the same answer on every machine; about 25 s)."""
 SAT_SLICE = 10_000
 """Conflicts per CaDiCaL call between two looks at the clock and at Ctrl-C."""
-FORWARD_FIELDS = frozenset({"puzzle", "board", "corner", "steps", "final_position", "seconds"})
-REVERSE_FIELDS = frozenset({"puzzle", "board", "position", "moves", "status", "objective", "bound", "target",
+FORWARD_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "corner", "steps", "final_position", "seconds"})
+REVERSE_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "position", "moves", "status", "objective",
+                            "bound", "target",
                             "seed", "chain_steps", "seconds", "engine", "proof", "positions_searched", "stopped",
                             "note", "workers"})
 ENGINES = ("kernel", "python", "sat")
@@ -165,7 +166,7 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
 
 def forward_result(board: Board, corner: NodeId, steps: Sequence[ForwardStep], seconds: float) -> dict:
     return {
-        "puzzle": FORWARD, "board": board.name, "corner": corner,
+        "puzzle": FORWARD, **board_fields(board), "corner": corner,
         "steps": [{"place": s.place, "jumps": list(s.jumps)} for s in steps],
         "final_position": forward_final(board, corner, steps),
         "seconds": round(seconds, 3),
@@ -378,7 +379,7 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
 
 def _reverse_result(board: Board, start: Sequence[NodeId], moves, status: str, objective, bound: int) -> dict:
     return {
-        "puzzle": REVERSE, "board": board.name, "position": sorted(start),
+        "puzzle": REVERSE, **board_fields(board), "position": sorted(start),
         "moves": [{"from": f, "jumps": list(js)} for f, js in (moves or [])],
         "status": status, "objective": objective, "bound": bound,
     }

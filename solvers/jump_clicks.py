@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 from powertwo.boards import Board, NodeId
 
 from .jump import FORWARD, REVERSE, STONES, JumpTables, parse_chains, replay_forward, replay_reverse
-from .registry import SolutionError
+from .registry import SolutionError, board_fields
 
 Chain = tuple[NodeId, tuple[NodeId, ...]]
 
@@ -65,8 +65,8 @@ class JumpClicks:
         """The solution file of the answer so far, as ``powertwo check`` reads it."""
         chains = entries(self.puzzle, self.complete)
         if self.puzzle == FORWARD:
-            return {"puzzle": FORWARD, "board": board.name, "corner": origin, "steps": chains}
-        return {"puzzle": REVERSE, "board": board.name, "position": sorted(origin), "moves": chains,
+            return {"puzzle": FORWARD, **board_fields(board), "corner": origin, "steps": chains}
+        return {"puzzle": REVERSE, **board_fields(board), "position": sorted(origin), "moves": chains,
                 "status": "feasible" if self.finished else "unknown",
                 "objective": len(chains) if self.finished else None}
 

@@ -29,7 +29,8 @@ CHECK_TIME_LIMIT = 60.0
 """Seconds the checker's own solve may take."""
 
 TOP_FIELDS = frozenset({
-    "puzzle", "board", "backend", "status", "objective", "bound", "stones", "lines_with_two", "strict", "seconds",
+    "puzzle", "board", "board_fingerprint", "backend", "status", "objective", "bound", "stones", "lines_with_two",
+    "strict", "seconds",
     "stone_limit", "symmetry_breaking", "backends_agreeing", "optimal_answers", "optimal_answers_up_to_symmetry",
     "optimal_answers_complete", "answers_up_to_symmetry", "answer_count_backends_agreeing", "certified",
     "certificate", "stopped", *BACKENDS,

@@ -17,7 +17,7 @@ from powertwo.boards import Board, NodeId
 from powertwo.models.cards import line_counts, orbit
 
 from .certify import Certificate
-from .fields import SolutionError, bool_field, node_list, require
+from .fields import SolutionError, board_fields, bool_field, node_list, require
 from .line_enumerate import Answers
 from .line_solve import Outcome
 from .line_variants import STONES, Variant, lines_with_two, variant
@@ -51,7 +51,7 @@ class LineResult:
         """The solution file; without ``timings`` no field depends on the machine or the run."""
         o = self.outcome
         out: dict[str, Any] = {
-            "puzzle": self.var.puzzle, "board": self.board.name, "backend": self.backend, "status": o.status,
+            "puzzle": self.var.puzzle, **board_fields(self.board), "backend": self.backend, "status": o.status,
             "objective": o.objective, "bound": o.bound, "stones": list(self.stones),
         }
         if self.var.lists_lines:

@@ -18,9 +18,10 @@ from typing import Any, Callable, Mapping
 from powertwo.boards import Board, BoardError, load as load_board
 from powertwo.boards.jsonfile import read_json
 
-from .fields import SolutionError, node_ids, node_list, require
+from .fields import SolutionError, board_fields, node_ids, node_list, require
 
-__all__ = ["SolutionError", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle", "PUZZLES",
+__all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
+           "PUZZLES",
            "register_puzzle", "puzzle_names", "get_puzzle", "read_json_file", "solution_board", "check_file",
            "Progress", "no_progress"]
 
@@ -141,20 +142,50 @@ def read_json_file(path: str | Path) -> Any:
     return read_json(path, SolutionError)
 
 
-def solution_board(data: Mapping, where: str) -> Board:
-    """The board a solution file names (field ``board``, default ``power-of-two``)."""
+def solution_board(data: Mapping, where: str, board: Board | None = None) -> Board:
+    """The board a solution file is judged against.
+
+    Without ``board`` (the user's ``--board``): the board the file names (field ``board``, default
+    ``power-of-two``). A file that carries ``board_fingerprint`` (every file the toolkit writes) is
+    judged only against the board it was made for: when the fingerprint is not that of the board
+    loaded, the file is refused with the name of the board it was made for, never judged against
+    the wrong lines. A file without a fingerprint (a hand-written claim, or a file made before
+    fingerprints) is judged against ``board`` when given, else against the board it names."""
     name = data.get("board", "power-of-two")
     if not isinstance(name, str):
         raise SolutionError(f"{where}: field 'board' must be a board name or file")
-    try:
-        return load_board(name)
-    except BoardError as exc:
-        raise SolutionError(f"{where}: field 'board': {exc}") from None
+    fingerprint = data.get("board_fingerprint")
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise SolutionError(f"{where}: field 'board_fingerprint' must be a string")
+    if board is None:
+        try:
+            board = load_board(name)
+        except BoardError as exc:
+            raise SolutionError(f"{where}: field 'board': {exc}") from None
+        if fingerprint is not None and fingerprint != board.fingerprint:
+            shipped = _shipped_with(fingerprint)
+            if shipped:
+                raise SolutionError(f"{where}: made for {shipped}, not for {name}; pass --board {shipped}")
+            raise SolutionError(f"{where}: made for a board named {name} with fingerprint {fingerprint}, but "
+                                f"{name} here has fingerprint {board.fingerprint}; pass --board with the board "
+                                f"file it was made for")
+        return board
+    if fingerprint is not None and fingerprint != board.fingerprint:
+        made_for = _shipped_with(fingerprint) or name
+        raise SolutionError(f"{where}: made for {made_for}, not for {board.name}; pass --board {made_for}")
+    return board
 
 
-def check_file(path: str | Path) -> CheckReport:
-    """Check a solution file: read it safely, load the board it names, and let its puzzle's
-    checker verify (or refuse) every field."""
+def _shipped_with(fingerprint: str) -> str | None:
+    """The shipped board with this fingerprint, if any."""
+    from powertwo.boards import shipped
+
+    return next((name for name in shipped() if load_board(name).fingerprint == fingerprint), None)
+
+
+def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
+    """Check a solution file: read it safely, load the board it was made for (or ``board``, see
+    :func:`solution_board`), and let its puzzle's checker verify (or refuse) every field."""
     path = Path(path)
     data = read_json_file(path)
     if not isinstance(data, dict) or "puzzle" not in data:
@@ -162,7 +193,7 @@ def check_file(path: str | Path) -> CheckReport:
     if not isinstance(data["puzzle"], str):
         raise SolutionError(f"{path}: field 'puzzle' must be a string")
     puzzle = get_puzzle(data["puzzle"])
-    board = solution_board(data, str(path))
+    board = solution_board(data, str(path), board)
     if puzzle.reads_files:
         return puzzle.check(data, board, base=path.parent)  # type: ignore[call-arg]
     return puzzle.check(data, board)

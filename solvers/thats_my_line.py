@@ -25,7 +25,7 @@ from powertwo.rules.thats_my_line import UNLIMITED, stones_option
 
 from .certify import SOLVER as CERT_SOLVER, Certificate, certify_unsat, checker_name, dimacs, sha256
 from .certify import check as check_drat
-from .fields import bool_field, choice_field, int_field, known_fields, seconds_value, sibling_file
+from .fields import board_fields, bool_field, choice_field, int_field, known_fields, seconds_value, sibling_file
 from .line_check import CHECKER_NAME
 from .satcall import Budget, cpsat_sigint, sat_call
 from .registry import (
@@ -200,7 +200,7 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
     seconds = time.perf_counter() - started
     final: FinalPosition | None = run.pop("final")
     result: dict[str, Any] = {
-        "puzzle": PUZZLE, "board": board.name, "stones": supply_text(supply), "backend": backend,
+        "puzzle": PUZZLE, **board_fields(board), "stones": supply_text(supply), "backend": backend,
         "symmetry": bool(symmetry), "status": run.pop("status"),
         "objective": None if final is None else final.total, "bound": run.pop("bound"),
     }
@@ -219,7 +219,8 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
 
 # ---------------------------------------------------------------------------- check
 FIELDS = frozenset({
-    "puzzle", "board", "stones", "backend", "symmetry", "status", "objective", "bound", "light", "dark",
+    "puzzle", "board", "board_fingerprint", "stones", "backend", "symmetry", "status", "objective", "bound", "light",
+    "dark",
     "light_count", "dark_count", "first_pass", "record", "passes", "outcome", "seconds", "solver_status",
     "optimal_splits", "proofs", "calls", "sat_solver", "stopped", "certified", "certificate",
 })
