@@ -189,3 +189,72 @@ def test_looking_up_a_jump_puzzle_does_not_load_the_line_puzzles():
                          capture_output=True, text=True, timeout=120)
     assert ("unknown puzzle 'no-such-puzzle' (known: one-by-one, line-cover, two-by-two, thats-my-line, "
             "jump-forward, jump-reverse)") in res.stderr
+
+
+@pytest.fixture(scope="module")
+def sketch_answer(tmp_path_factory):
+    """A One by One answer solved on the sketch board: it carries that board's fingerprint."""
+    path = tmp_path_factory.mktemp("sketch") / "obo-sketch.json"
+    res = run("solve", "one-by-one", "--board", "power-of-two-sketch", "--out", path)
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def test_a_file_made_for_the_sketch_is_checked_against_the_sketch(sketch_answer):
+    res = run("check", sketch_answer)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines()[0] == "valid: 16 stones, every line holds exactly one; optimal (cp-sat proves 16)"
+    res = run("check", sketch_answer, "--board", "power-of-two-sketch")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("valid: 16 stones")
+
+
+@pytest.mark.parametrize("command", ["check", "draw"])
+def test_a_file_made_for_the_sketch_is_refused_against_the_new_default(sketch_answer, tmp_path, command):
+    out = ["-o", tmp_path / "d.svg"] if command == "draw" else []
+    res = run(command, sketch_answer, "--board", "power-of-two", *out)
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert res.stderr == (f"powertwo: {sketch_answer}: made for power-of-two-sketch, not for power-of-two; "
+                          "pass --board power-of-two-sketch\n")
+    assert not (tmp_path / "d.svg").exists()
+
+
+def test_a_file_naming_the_wrong_board_is_refused_by_its_fingerprint(sketch_answer, tmp_path):
+    """Renaming the board in the file does not make it an answer on that board."""
+    data = json.loads(sketch_answer.read_text())
+    data["board"] = "power-of-two"
+    path = tmp_path / "renamed.json"
+    path.write_text(json.dumps(data))
+    for command, out in (("check", []), ("draw", ["-o", tmp_path / "d.png"])):
+        res = run(command, path, *out)
+        assert (res.exit_code, res.stderr) == (2, f"powertwo: {path}: made for power-of-two-sketch, not for "
+                                                  "power-of-two; pass --board power-of-two-sketch\n")
+    res = run("draw", path, "-o", tmp_path / "d.svg", "--board", "power-of-two-sketch")
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "d.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_a_hand_written_claim_is_judged_against_the_board_given(sketch_answer, tmp_path):
+    """Without a fingerprint the file is judged against --board: the sketch's answer has
+    faults on the real board (exit 1, one line each), none on the sketch (exit 0)."""
+    data = json.loads(sketch_answer.read_text())
+    claim = {"puzzle": "one-by-one", "board": "power-of-two-sketch", "stones": data["stones"], "objective": 16}
+    path = tmp_path / "claim.json"
+    path.write_text(json.dumps(claim))
+    res = run("check", path)
+    assert res.exit_code == 0, res.output
+    res = run("check", path, "--board", "power-of-two")
+    assert res.exit_code == 1
+    faults = res.stdout.splitlines()
+    assert faults and all(f.startswith("line ") and ("needs exactly 1" in f) for f in faults)
+
+
+def test_board_option_errors(sketch_answer, tmp_path):
+    res = run("check", sketch_answer, "--board", "no-such-board")
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1 and "no-such-board" in res.stderr
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"game": "thats-my-line", "moves": []}))
+    res = run("check", record, "--board", "power-of-two")
+    assert (res.exit_code, res.stderr) == (2, f"powertwo: {record}: --board applies to solution files; a game "
+                                              "record names its board in its field 'board'\n")

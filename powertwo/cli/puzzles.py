@@ -110,16 +110,38 @@ def _plain(value) -> str:
     return str(value)
 
 
+BOARD_HELP = ("Judge a solution file against board NAME or FILE. A file that carries its board's fingerprint "
+              "is judged only against the board it was made for (another board is refused, naming that one); "
+              "a hand-written file without one is judged against this board instead of the one it names.")
+
+
+def given_board(board: str | None, file: str, data: object):
+    """The ``--board`` a solution file is judged against (None: the board the file names); a
+    game record names its own board, so ``--board`` is refused for one."""
+    if board is None:
+        return None
+    if not (isinstance(data, dict) and "puzzle" in data):
+        from powertwo.solvers.registry import SolutionError
+
+        raise SolutionError(f"{file}: --board applies to solution files; a game record names its board "
+                            "in its field 'board'")
+    from powertwo.boards import load
+
+    return load(board)
+
+
 @main.command("check")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
-def check(file: str) -> None:
+@click.option("--board", default=None, help=BOARD_HELP)
+def check(file: str, board: str | None) -> None:
     """Check a solution file or a game record; exit 0 if valid, 1 with the faults."""
     from powertwo.solvers.registry import SolutionError, check_file, read_json_file
 
     data = read_json_file(file)
+    against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
         with progress_display(f"checking {file}"):
-            report = check_file(file)
+            report = check_file(file, against)
         if report.valid:
             click.echo(f"valid: {report.summary}" if report.summary else "valid")
             for note in report.notes:
@@ -153,13 +175,15 @@ def check(file: str) -> None:
               help="Write node ids (default: on for line puzzles, off otherwise).")
 @click.option("--all", "all_answers", is_flag=True,
               help="Line-puzzle files solved with --all: every optimal answer, one panel each.")
-def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: bool) -> None:
+@click.option("--board", default=None, help=BOARD_HELP)
+def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: bool, board: str | None) -> None:
     """Draw a solution file or a game record to SVG or PNG, with a legend of what it shows.
     An option that does not apply to FILE is refused."""
     from powertwo.boards import draw as drawing
     from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
     data = read_json_file(file)
+    against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
         p = get_puzzle(str(data["puzzle"]))
         if p.diagram is None:
@@ -175,7 +199,7 @@ def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: b
             if name not in p.draw_options:
                 flag = "--all" if name == "all_answers" else "--ids/--no-ids"
                 raise SolutionError(f"{file}: {flag} does not apply to a {p.name} solution")
-        fig = p.diagram(data, solution_board(data, file), **options)
+        fig = p.diagram(data, solution_board(data, file, against), **options)
     elif isinstance(data, dict) and "game" in data:
         from powertwo.rules import validate_record
 
