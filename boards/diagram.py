@@ -54,7 +54,7 @@ class LineMark:
 
 
 LEGEND_KEYS = ("light", "dark", "aged", "energy", "number", "highlight", "too many", "too few", "none",
-               "ring", "move", "arrow", "chain", "ids")
+               "ring", "move", "arrow", "chain", "labels", "ids")
 """The legend's entries, in the order drawn: stones, numbers on stones, marked lines, ringed
 nodes, arrows. A diagram's ``legend`` maps some of these keys to its own wording; the drawing
 adds the default wording (:data:`DEFAULT_LEGEND`) for any other element it draws."""
@@ -73,6 +73,11 @@ DEFAULT_LEGEND = {
     "move": "blue ring: placed by the last move",
     "arrow": "arrow: the last move",
     "chain": "1, 2, ... beside an arrow: the jumps of one chain, in order",
-    "ids": "small text: node ids",
+    "labels": "small text: node names",
+    "ids": "small numbers: node ids",
 }
+
+NODE_NAMES = ("labels", "ids")
+"""What a diagram may write beside every node: its label (``a13``: what players call it, the
+default of ``powertwo draw``) or its id (``60``: what answer files store)."""
 

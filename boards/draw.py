@@ -22,7 +22,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa: E402
 
 from .board import Board, LineId, NodeId  # noqa: E402
-from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, Arrow, LineMark, Stone  # noqa: E402
+from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, Arrow, LineMark, Stone  # noqa: E402
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
 DARK_FILL, DARK_EDGE = "#3b2a1a", "#000000"
@@ -62,16 +62,22 @@ def _unit(board: Board) -> float:
 
 def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[LineId] = (),
             lines: Iterable[LineMark] = (), arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (),
-            last: Iterable[NodeId] = (), ids: bool = False, title: str = "", small: bool = False,
-            legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+            last: Iterable[NodeId] = (), ids: bool = False, names: str | None = None, title: str = "",
+            small: bool = False, legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """Draw ``board`` on the matplotlib axes ``ax``.
 
     ``highlight`` are line ids drawn thick and red; ``lines`` marks lines by kind (the faults
     of a wrong answer); ``marks`` are nodes ringed dashed red (free nodes of interest);
-    ``last`` are nodes ringed blue (what the last move placed); ``ids`` writes every node's
-    label. Returns the legend entries of what was drawn, ``(key, text)`` in the order of
-    :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
+    ``last`` are nodes ringed blue (what the last move placed); ``names`` writes every node's
+    name: ``"labels"`` its label (``a13``), ``"ids"`` its number (``60``); ``ids=True`` is
+    ``names="labels"``. Returns the legend entries of what was drawn, ``(key, text)`` in the
+    order of :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
     """
+    if names is None and ids:
+        names = "labels"
+    if names is not None and names not in NODE_NAMES:
+        raise ValueError(f"node names {names!r}: write one of {', '.join(NODE_NAMES)}")
+    name_of = board.label if names == "labels" else str
     unit = _unit(board)
     radius = 0.28 * unit
     font = 5.5 if small else 7.5
@@ -151,7 +157,7 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
         drawn.add("arrow")
         if arrow.numbered and len(arrow.path) > 2:
             drawn.add("chain")
-    if ids:
+    if names is not None:
         for v in board.nodes:
             if any(s == v for s in stone_at) and v not in cell_set:
                 dx, dy = radius * 0.9, radius * 0.9
@@ -159,10 +165,10 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
                 dx, dy = 0.11 * unit, 0.11 * unit
             x, y = (float(c) for c in board.coord(v))
             if v in cell_set:
-                ax.text(x - 0.45, y + 0.45, board.label(v), fontsize=font - 1, ha="left", va="top",
+                ax.text(x - 0.45, y + 0.45, name_of(v), fontsize=font - 1, ha="left", va="top",
                         color="#6b5a3a", zorder=5)
             else:
-                ax.text(x + dx, y + dy, board.label(v), fontsize=font, ha="left", va="bottom", color="#1a1a1a",
+                ax.text(x + dx, y + dy, name_of(v), fontsize=font, ha="left", va="bottom", color="#1a1a1a",
                         zorder=5, bbox=dict(boxstyle="round,pad=0.08", fc="white", ec="none", alpha=0.75))
     x0, x1, y0, y1 = _extent(board)
     pad = 0.6 if cell_set else 0.45 * unit + 0.2
@@ -172,8 +178,8 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=font + 3 if not small else font + 1)
-    if ids:
-        drawn.add("ids")
+    if names is not None:
+        drawn.add(names)
     words = dict(DEFAULT_LEGEND, **(legend or {}))
     return [(key, words[key]) for key in LEGEND_KEYS if key in drawn]
 
@@ -196,7 +202,7 @@ def _handle(key: str) -> Any:
                       markeredgewidth=2)
     if key in ("arrow", "chain"):
         return Line2D([], [], color=ARROW, lw=2, marker=">", markevery=[1])
-    return Line2D([], [], ls="")  # numbers and ids: the words say what they are
+    return Line2D([], [], ls="")  # numbers and node names: the words say what they are
 
 
 def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:
@@ -272,8 +278,11 @@ def _metadata(suffix: str) -> dict:
     return {"Date": None} if suffix == ".svg" else {"Software": None}
 
 
-def board_diagram(board: Board, path: str | Path, *, ids: bool = False, title: str | None = None) -> Path:
-    """The empty board, optionally with node ids, written to ``path``."""
-    fig = figure(board, ids=ids, title=board.name if title is None else title,
-                 legend={"ids": "numbers: node ids (line ids: `powertwo board lines`)"})
+def board_diagram(board: Board, path: str | Path, *, ids: bool = False, names: str | None = None,
+                  title: str | None = None) -> Path:
+    """The empty board written to ``path``, optionally with its nodes' names (``names`` as in
+    :func:`draw_on`; ``ids=True``: the labels)."""
+    lines = "(line ids: `powertwo board lines`)"
+    fig = figure(board, ids=ids, names=names, title=board.name if title is None else title,
+                 legend={"labels": f"small text: node names {lines}", "ids": f"small numbers: node ids {lines}"})
     return save(fig, path)

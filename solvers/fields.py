@@ -11,7 +11,7 @@ import math
 from pathlib import Path, PurePosixPath
 from typing import Any, Collection, Mapping
 
-from powertwo.boards import Board
+from powertwo.boards import Board, BoardError
 
 
 class SolutionError(ValueError):
@@ -81,8 +81,9 @@ def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, 
 
 
 def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
-    """A list of node ids from field ``key``; unknown nodes name the board. A list longer than
-    the board has nodes is refused before any work (it cannot be a set of stones)."""
+    """A list of nodes from field ``key`` (labels such as ``"a13"`` or ids such as ``60``), as
+    node ids; unknown nodes name the board. A list longer than the board has nodes is refused
+    before any work (it cannot be a set of stones)."""
     raw = require(data, key, list, where)
     if len(raw) > board.size:
         raise SolutionError(f"{where}: field '{key}' lists {len(raw)} nodes, the board has only {board.size}")
@@ -90,14 +91,20 @@ def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
 
 
 def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -> list[int]:
-    """Every entry of ``raw`` as a node id of ``board``, in order; a non-id or an unknown node
-    raises :class:`SolutionError` naming ``where`` (and the ``field``, when given)."""
+    """Every entry of ``raw`` (a label such as ``"a13"`` or an id such as ``60``) as a node id
+    of ``board``, in order; anything else, or an unknown node, raises :class:`SolutionError`
+    naming ``where`` (and the ``field``, when given)."""
     out = []
     for v in raw:
-        if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, str):
+            try:
+                v = board.node(v)
+            except BoardError:
+                raise SolutionError(f"{where}: node {v[:40]!r} does not exist on board {board.name}") from None
+        elif isinstance(v, bool) or not isinstance(v, int):
             prefix = f"field '{field}': " if field else ""
-            raise SolutionError(f"{where}: {prefix}{str(v)[:40]!r} is not a node id")
-        if not board.has_node(v):
+            raise SolutionError(f"{where}: {prefix}{str(v)[:40]!r} is not a node (a label or an id)")
+        elif not board.has_node(v):
             raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
         out.append(v)
     return out

@@ -137,14 +137,13 @@ def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: s
             "legend": {"dark": "stone", "highlight": f"red line: a line with {wanted}",
                        "too many": "purple line: too many stones for the rule",
                        "too few": "orange dashed line: too few stones for the rule",
-                       "none": "grey dotted line: no stone, the rule wants one",
-                       "ids": "small numbers: node ids"}}
+                       "none": "grey dotted line: no stone, the rule wants one"}}
 
 
-def diagram(data: Mapping, board: Board, *, ids: bool | None = None, all_answers: bool = False) -> Any:
+def diagram(data: Mapping, board: Board, *, names: str | None = "labels", all_answers: bool = False) -> Any:
     """The answer (or, with ``all_answers``, every optimal answer the file lists) with the lines
-    that satisfy the puzzle highlighted and the faulty lines marked; node ids are written
-    unless ``ids`` is False (default: on for one answer, off for the many small panels)."""
+    that satisfy the puzzle highlighted and the faulty lines marked; every node's name written
+    beside it (``names``: ``"labels"``, ``"ids"``, or None for none)."""
     from powertwo.boards.draw import figure, panels
 
     var = file_variant(data)
@@ -163,8 +162,8 @@ def diagram(data: Mapping, board: Board, *, ids: bool | None = None, all_answers
         for k, (i, answer) in enumerate(every, start=1):
             spec = diagram_spec(var, board, answer)
             spec["title"] = f"answer {k} of {len(every)} (class {i}): {len(answer)} stones"
-            spec["ids"] = bool(ids)
+            spec["names"] = names
             frames.append(spec)
         return panels(board, frames, columns=min(5, len(frames)), panel_px=340)
     stones = sorted(set(node_list(data, "stones", board, where)))
-    return figure(board, ids=ids is not False, **diagram_spec(var, board, stones, status))
+    return figure(board, names=names, **diagram_spec(var, board, stones, status))

@@ -98,4 +98,4 @@ for _name, _title, _order, _names, _extra in (
         ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), ("strict",))):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
                            results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
-                           draw_options=("ids", "all_answers")))
+                           draw_options=("names", "all_answers")))

@@ -73,7 +73,8 @@ class Puzzle:
     ``check(data, board) -> CheckReport`` checks a parsed solution file (with ``base=`` the
     folder of the file when ``reads_files``: certificates name files relative to it);
     ``diagram(data, board, **draw_options) -> matplotlib figure`` draws one (imported lazily by
-    the caller); ``draw_options`` names the keywords it takes (``ids``: node ids on or off,
+    the caller); ``draw_options`` names the keywords it takes (``names``: what is written beside
+    every node, ``"labels"``, ``"ids"`` or None; ``ids``: the nodes' labels on or off;
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
     ``options`` names the solve options the puzzle accepts (for the CLI).

@@ -438,9 +438,10 @@ def _check_calls(data: Mapping, board: Board, supply: Supply, total: int, faults
 
 
 # ---------------------------------------------------------------------------- diagram
-def diagram(data: Mapping, board: Board, *, ids: bool = False):
+def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     """The final position, each stone numbered in placing order (the legend says so: the
-    numbers are not node ids; ``ids`` adds the node ids in small text beside the nodes)."""
+    numbers are not node ids), every node's name in small text beside it (``names``:
+    ``"labels"``, ``"ids"``, or None for none)."""
     from powertwo.boards.diagram import Stone
     from powertwo.boards.draw import figure
 
@@ -457,9 +458,8 @@ def diagram(data: Mapping, board: Board, *, ids: bool = False):
     end = states[-1]
     title = (f"That's My Line solitaire ({supply_text(supply)} stones per side): {len(order)} stones, "
              f"Light {len(end.light)}, Dark {len(end.dark)}")
-    legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)",
-              "ids": "small numbers beside the nodes: node ids"}
-    return figure(board, stones=stones, title=title, ids=ids, legend=legend)
+    legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)"}
+    return figure(board, stones=stones, title=title, names=names, legend=legend)
 
 
 # ---------------------------------------------------------------------------- certificate
@@ -656,4 +656,5 @@ register_puzzle(Puzzle(
     options=("backend", "time_limit", "stones", "symmetry"),
     order=30,
     reads_files=True,
+    draw_options=("names",),
 ))

@@ -17,9 +17,10 @@ from .common import Seconds, echo_json, fail, main, progress_display
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
-@click.option("--corner", type=int, default=None, help="jump-forward: the jumper's corner node.")
+@click.option("--corner", default=None, help="jump-forward: the jumper's corner node (label or id).")
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
-@click.option("--target", type=int, default=None, help="jump-reverse: the node that must hold the last stone.")
+@click.option("--target", default=None,
+              help="jump-reverse: the node that must hold the last stone (label or id).")
 @click.option("--memory", type=int, default=None, help="jump-reverse: MiB for the search's hash tables (default 4096).")
 @click.option("--workers", type=int, default=None,
               help="jump-reverse: search threads (default 1: the same run every time; 2 on 2 cores "
@@ -43,6 +44,9 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
         flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
         raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
     b = load(board)
+    for key in ("corner", "target"):
+        if key in given:
+            given[key] = node_argument(b, key, given[key])
     with progress_display(f"solving {puzzle}") as progress:
         result = p.solve(b, progress=progress, **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
@@ -56,9 +60,26 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
             click.echo(line)
 
 
+def node_argument(board, flag: str, text: str) -> int:
+    """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
+    puzzle like any id)."""
+    if text in board.labels:
+        return board.node(text)
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    raise click.BadParameter(f"node {text} does not exist on board {board.name} (give a label such as "
+                             f"{board.label(1)}, or an id 1..{board.size})", param_hint=f"'--{flag}'")
+
+
+NODE_FIELDS = frozenset({"stones", "light", "dark", "corner", "target", "position", "final_position", "place",
+                         "jumps", "from", "answers_up_to_symmetry"})
+"""Result fields whose numbers are node ids: a summary writes them as the board's labels."""
+
+
 def summary_lines(result: dict, board) -> list[str]:
     """A result object for a person: status, objective, bound, time, then the answer itself
-    (its stones, or one line per move or step), then every other field in plain words."""
+    (its stones, or one line per move or step), then every other field in plain words; nodes
+    are written by their labels (``a13``), not their ids."""
     status = result.get("status")
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
@@ -74,39 +95,43 @@ def summary_lines(result: dict, board) -> list[str]:
     shown = {"puzzle", "board", "status", "objective", "bound", "seconds", "stopped"}
     stones = result.get("stones")
     if isinstance(stones, list):
-        lines.append(f"stones ({len(stones)}): " + (" ".join(board.label(v) if isinstance(v, int) and board.has_node(v)
-                                                           else str(v) for v in stones) or "none"))
+        lines.append(f"stones ({len(stones)}): " + (_plain(stones, board) or "none"))
         shown.add("stones")
     for key, value in result.items():
         if key in shown:
             continue
+        nodes = board if key in NODE_FIELDS and key != "stones" else None  # a number of stones: a supply
         if key == "record" and isinstance(value, list) or isinstance(value, list) and value and all(
                 isinstance(v, dict) for v in value):
             lines.append(f"{key.replace('_', ' ')} ({len(value)}):")
-            lines += [f"  {k:>3}. {_move_text(m)}" for k, m in enumerate(value, 1)]
+            lines += [f"  {k:>3}. {_move_text(m, board)}" for k, m in enumerate(value, 1)]
         else:
-            lines.append(f"{key.replace('_', ' ')}: {_plain(value)}")
+            lines.append(f"{key.replace('_', ' ')}: {_plain(value, nodes)}")
     return lines
 
 
-def _move_text(move) -> str:
+def _move_text(move, board) -> str:
     if isinstance(move, dict):
-        return ", ".join(f"{k} {_plain(v)}" for k, v in move.items())
+        return ", ".join(f"{k} {_plain(v, board if k in NODE_FIELDS else None)}" for k, v in move.items())
     return _plain(move)
 
 
-def _plain(value) -> str:
+def _plain(value, nodes=None) -> str:
+    """``value`` in plain words; with ``nodes`` (a board) its whole numbers are that board's nodes,
+    written by their labels."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
         if value and all(isinstance(v, list) for v in value):
-            return "; ".join(" ".join(map(_plain, v)) for v in value)
-        return " ".join(_plain(v) for v in value) if all(not isinstance(v, dict) for v in value) else \
-            "; ".join(_plain(v) for v in value)
+            return "; ".join(" ".join(_plain(w, nodes) for w in v) for v in value)
+        return " ".join(_plain(v, nodes) for v in value) if all(not isinstance(v, dict) for v in value) else \
+            "; ".join(_plain(v, nodes) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+        return ", ".join(f"{k} {_plain(v, nodes)}" for k, v in value.items())
+    if nodes is not None and nodes.has_node(value):
+        return nodes.label(value)
     return str(value)
 
 
@@ -171,14 +196,17 @@ def check(file: str, board: str | None) -> None:
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
 @click.option("--move", "move", type=int, default=None,
               help="Game records: the position after move N (0: the start; default: the last).")
-@click.option("--ids/--no-ids", default=None,
-              help="Write node ids (default: on for line puzzles, off otherwise).")
+@click.option("--labels", "names", flag_value="labels", default=None,
+              help="Write every node's label beside it (a13): the default, but for the small panels of --all.")
+@click.option("--ids", "names", flag_value="ids", help="Write every node's id (60) instead of its label.")
+@click.option("--no-names", "names", flag_value="none", help="Write no node names.")
 @click.option("--all", "all_answers", is_flag=True,
               help="Line-puzzle files solved with --all: every optimal answer, one panel each.")
 @click.option("--board", default=None, help=BOARD_HELP)
-def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: bool, board: str | None) -> None:
+def draw(file: str, out: str, move: int | None, names: str | None, all_answers: bool, board: str | None) -> None:
     """Draw a solution file or a game record to SVG or PNG, with a legend of what it shows.
-    An option that does not apply to FILE is refused."""
+    Nodes are named by their labels unless --ids or --no-names says otherwise. An option that
+    does not apply to FILE is refused."""
     from powertwo.boards import draw as drawing
     from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
@@ -190,15 +218,7 @@ def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: b
             raise SolutionError(f"puzzle {p.name} has no diagram")
         if move is not None:
             raise SolutionError(f"{file}: --move applies to game records; this is a {p.name} solution")
-        options: dict[str, bool] = {}
-        if ids is not None:
-            options["ids"] = ids
-        if all_answers:
-            options["all_answers"] = True
-        for name in options:
-            if name not in p.draw_options:
-                flag = "--all" if name == "all_answers" else "--ids/--no-ids"
-                raise SolutionError(f"{file}: {flag} does not apply to a {p.name} solution")
+        options = _draw_options(p, file, names, all_answers)
         fig = p.diagram(data, solution_board(data, file, against), **options)
     elif isinstance(data, dict) and "game" in data:
         from powertwo.rules import validate_record
@@ -211,11 +231,36 @@ def draw(file: str, out: str, move: int | None, ids: bool | None, all_answers: b
             raise SolutionError(f"{file}: --move {n} is outside 0..{len(res.moves)}")
         kw = res.game.diagram(res.states[n], res.moves[n - 1] if n > 0 else None)
         kw.setdefault("title", f"{res.game.title or res.game.name}: after move {n}")
-        fig = drawing.figure(res.game.board, ids=bool(ids), **kw)
+        fig = drawing.figure(res.game.board, names=None if names == "none" else names or "labels", **kw)
     else:
         raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
     path = drawing.save(fig, out)
     click.echo(f"wrote {path}")
+
+
+def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> dict:
+    """The keywords of ``puzzle``'s diagram for ``--labels/--ids/--no-names`` and ``--all``
+    (refused where the diagram does not take them). A diagram that takes ``names`` gets
+    ``"labels"`` unless told otherwise (none in the small panels of ``--all``); one that takes
+    only ``ids`` (labels on or off) draws labels with ``--labels``, none with ``--no-names``."""
+    from powertwo.solvers.registry import SolutionError
+
+    options: dict = {}
+    if all_answers:
+        if "all_answers" not in puzzle.draw_options:
+            raise SolutionError(f"{file}: --all does not apply to a {puzzle.name} solution")
+        options["all_answers"] = True
+    if "names" in puzzle.draw_options:
+        if names is not None or all_answers:
+            options["names"] = None if names in (None, "none") else names
+    elif "ids" in puzzle.draw_options and names != "ids":
+        if names is not None:
+            options["ids"] = names == "labels"
+    elif names is not None:
+        flag = {"labels": "--labels", "ids": "--ids", "none": "--no-names"}[names]
+        why = " (its diagram writes labels or nothing)" if "ids" in puzzle.draw_options else ""
+        raise SolutionError(f"{file}: {flag} does not apply to a {puzzle.name} solution{why}")
+    return options
 
 
 @main.command("results")
