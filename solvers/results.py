@@ -22,6 +22,8 @@ from .board_results import EXTRA_BOARDS, run_board
 from .registry import PUZZLES, Progress, ResultRow, puzzle_names
 
 TIMINGS = "timings.json"
+INFERENCE = "board-inference"
+"""The step that infers the default board's lines (:mod:`powertwo.solvers.board_inference`)."""
 
 
 def draw_boards(out: Path, progress: Progress) -> list[str]:
@@ -53,6 +55,11 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     started = time.perf_counter()
     board_files = draw_boards(out, progress) if not only else []
     rows: list[ResultRow] = []
+    if not only or INFERENCE in only:  # the default board's lines from the server's display
+        from . import board_inference
+
+        progress(f"step: {INFERENCE}")
+        rows.extend(board_inference.results(out, progress))
     steps = jobs(only)
     for k, (name, hook) in enumerate(steps, 1):
         progress(f"step {k}/{len(steps)}: {name}")
