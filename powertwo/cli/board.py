@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
+from typing import Callable
 
 import click
 
-from powertwo.boards import from_json, load, save
+from powertwo.boards import Board, from_json, load, save
+from powertwo.boards.board import format_fraction
 
 from .common import echo_json, main
 
@@ -29,10 +32,40 @@ def info(board: str, as_json: bool) -> None:
     click.echo(f"board {b.name}: {data['nodes']} nodes, {data['lines']} lines, {data['symmetries']} symmetries")
     click.echo("line lengths: " + ", ".join(f"{n} lines of {k}" for k, n in data["line_lengths"].items()))
     click.echo(f"adjacent pairs: {data['adjacent_pairs']}, triangles: {data['triangles']}")
+    click.echo(f"fingerprint: {data['fingerprint']}")
     if data["starts"]:
         click.echo("start positions: " + ", ".join(data["starts"]))
     if b.description:
         click.echo(b.description)
+    click.echo("nodes (id=label(x,y)), row by row:" if data["labels"] else "nodes (id=(x,y)), row by row:")
+    for row in node_rows(b):
+        click.echo(row)
+
+
+def node_rows(b: Board) -> list[str]:
+    """The nodes row by row, as in RULES.md section 1: ``row  1: 1=a1(-6,6) 2=e1(-2,6) ...``. The rows
+    are those of cell-like labels (``a1``, ``m13``) when the ids read them in order (the Power of Two
+    board's server cells), otherwise the values of y from the top (``1=(-4,4)``: no labels)."""
+    import re
+
+    def grouped(key: Callable[[int], Fraction | int]) -> list[list[int]]:
+        rows: dict[Fraction | int, list[int]] = {}
+        for v in b.nodes:
+            rows.setdefault(key(v), []).append(v)
+        return [rows[k] for k in sorted(rows)]
+
+    rows = grouped(lambda v: -b.coord(v)[1])
+    if all(re.fullmatch(r"[a-z]+[0-9]+", lab) for lab in b.labels):
+        by_label = grouped(lambda v: int(re.sub(r"^[a-z]+", "", b.label(v))))
+        if [v for row in by_label for v in row] == list(b.nodes):
+            rows = by_label
+
+    def text(v: int) -> str:
+        x, y = b.coord(v)
+        return f"{v}={b.label(v) if b.label(v) != str(v) else ''}({format_fraction(x)},{format_fraction(y)})"
+
+    width = len(str(len(rows)))
+    return [f"row {k:>{width}}: " + " ".join(text(v) for v in row) for k, row in enumerate(rows, start=1)]
 
 
 @board_group.command("lines")
