@@ -9,6 +9,7 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
+from powertwo.boards import load
 from powertwo.cli import main
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -23,13 +24,13 @@ def test_solve_json_and_check_round_trip(tmp_path):
     res = run("solve", "one-by-one", "--json", "--out", out)
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert (data["status"], data["objective"], data["bound"], data["backend"]) == ("optimal", 16, 16, "cp-sat")
+    assert (data["status"], data["objective"], data["bound"], data["backend"]) == ("optimal", 12, 12, "cp-sat")
     assert json.loads(out.read_text())["stones"] == data["stones"]
     res = run("check", out)
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
-    assert lines[0] == "valid: 16 stones, every line holds exactly one; optimal (cp-sat proves 16)"
-    assert "optimality confirmed by cp-sat: the optimum is 16" in lines[1]
+    assert lines[0] == "valid: 12 stones, every line holds exactly one; optimal (cp-sat proves 12)"
+    assert "optimality confirmed by cp-sat: the optimum is 12" in lines[1]
 
 
 def test_solve_sat_all_and_proof(tmp_path):
@@ -37,7 +38,7 @@ def test_solve_sat_all_and_proof(tmp_path):
     res = run("solve", "line-cover", "--backend", "sat", "--all", "--proof", proof, "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert (data["objective"], data["optimal_answers"], data["optimal_answers_up_to_symmetry"]) == (10, 50, 9)
+    assert (data["objective"], data["optimal_answers"], data["optimal_answers_up_to_symmetry"]) == (10, 66, 11)
     assert data["certified"] is True and proof.stat().st_size > 0
 
 
@@ -46,8 +47,13 @@ def test_two_by_two_strict_summary():
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[:3] == ["two-by-two on board power-of-two: optimal", "objective: 32", "bound: 32 (proven)"]
-    assert "strict: yes" in lines and lines[3].startswith("time: ") and lines[4].startswith("stones (20): ")
+    assert "strict: yes" in lines and lines[3].startswith("time: ") and lines[4].startswith("stones (24): ")
     assert "None" not in res.stdout and "{" not in res.stdout
+    # nodes by their labels, lines too
+    board = load("power-of-two")
+    stones = lines[4].removeprefix("stones (24): ").split()
+    assert len(stones) == 24 and set(stones) <= set(board.labels)
+    assert "lines with two: a1-e1-g1-i1-m1 " in res.stdout
 
 
 @pytest.mark.parametrize("name", ["one-by-one", "line-cover", "two-by-two", "two-by-two-strict"])
@@ -63,16 +69,16 @@ def test_committed_files_check_and_draw(name, tmp_path):
 
 def test_faulty_answer_exits_1_with_one_line_per_fault(tmp_path):
     data = json.loads((RESULTS / "one-by-one.json").read_text())
-    bad = {"puzzle": "one-by-one", "board": "power-of-two", "stones": sorted(set(data["stones"]) | {61}),
-           "objective": 16}
+    bad = {"puzzle": "one-by-one", "board": "power-of-two", "stones": data["stones"] + ["e13"], "objective": 12}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     res = run("check", path)
     assert res.exit_code == 1
     assert res.stdout.splitlines() == [
-        "line 45-52-56-58-61 holds 2 stones, needs exactly 1",
-        "line 60-61-62-63-64 holds 2 stones, needs exactly 1",
-        "claims objective 16, the stones give 17",
+        "line a9-b10-c11-d12-e13 holds 2 stones, needs exactly 1",
+        "line a13-e13-g13-i13-m13 holds 2 stones, needs exactly 1",
+        "line e13-e11-e9-e7-e5-e3-e1 holds 2 stones, needs exactly 1",
+        "claims objective 12, the stones give 13",
     ]
 
 
@@ -112,7 +118,7 @@ def test_export_dimacs_bound_is_the_unsat_certificate_formula(tmp_path):
         res = run("export", "line-cover", "--format", "dimacs", "--bound", bound, "-o", path)
         assert res.exit_code == 0, res.output
         text = path.read_text()
-        assert "c 17 x_17: stone on node 17" in text
+        assert "c 17 x_17: stone on node j4" in text
         with Solver(name="glucose4", bootstrap_with=CNF(from_string=text).clauses) as s:
             assert s.solve() is expect
 
@@ -140,7 +146,7 @@ def test_export_wcnf_cpsat_graphml(tmp_path):
     model = cp_model.CpModel()
     model.proto.parse_text_format(text)
     solver = cp_model.CpSolver()
-    assert solver.solve(model) == cp_model.OPTIMAL and round(solver.objective_value) == 16
+    assert solver.solve(model) == cp_model.OPTIMAL and round(solver.objective_value) == 12
     res = run("export", "one-by-one", "--format", "graphml", "-o", tmp_path / "b.graphml")
     assert res.exit_code == 0
     g = nx.read_graphml(tmp_path / "b.graphml")
@@ -258,3 +264,37 @@ def test_board_option_errors(sketch_answer, tmp_path):
     res = run("check", record, "--board", "power-of-two")
     assert (res.exit_code, res.stderr) == (2, f"powertwo: {record}: --board applies to solution files; a game "
                                               "record names its board in its field 'board'\n")
+
+
+def test_solve_takes_nodes_by_label_or_id_and_writes_labels():
+    by_label = run("solve", "jump-forward", "--corner", "m1")
+    by_id = run("solve", "jump-forward", "--corner", "5")
+    assert by_label.exit_code == 0, by_label.output
+    strip = [line for line in by_label.stdout.splitlines() if not line.startswith("time: ")]
+    assert strip == [line for line in by_id.stdout.splitlines() if not line.startswith("time: ")]
+    assert "corner: m1" in strip
+    board = load("power-of-two")
+    steps = [line.split(". ", 1)[1] for line in strip if line.startswith(" ") and ". place " in line]
+    assert len(steps) == 31
+    for step in steps:  # "place a9, jumps a7" (one or more landings)
+        place, jumps = step.removeprefix("place ").split(", jumps ")
+        assert {place, *jumps.split()} <= set(board.labels), step
+    res = run("solve", "jump-forward", "--corner", "z9")
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
+    assert ("solve: Invalid value for '--corner': node z9 does not exist on board power-of-two (give a label "
+            "such as a1, or an id 1..64) (see ") in res.stderr
+
+
+def test_check_accepts_a_hand_written_claim_in_labels(tmp_path):
+    cover = ["e1", "g1", "k3", "e5", "a7", "m7", "i9", "m9", "c11", "g13"]
+    path = tmp_path / "claim.json"
+    path.write_text(json.dumps({"puzzle": "line-cover", "status": "optimal", "objective": 10, "stones": cover}))
+    res = run("check", path)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == ["valid: 10 stones, every line holds at least one; optimal (cp-sat proves 10)",
+                                       "optimality confirmed by cp-sat: the optimum is 10"]
+    # m9 is the only stone on the corner cut i13-m9: moved to m5, the fault names the line by its labels
+    path.write_text(json.dumps({"puzzle": "line-cover", "objective": 10,
+                                "stones": [v if v != "m9" else "m5" for v in cover]}))
+    res = run("check", path)
+    assert (res.exit_code, res.stdout) == (1, "line i13-j12-k11-l10-m9 holds 0 stones, needs at least 1\n")

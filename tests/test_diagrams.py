@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,4 +108,68 @@ def test_draw_refuses_options_that_do_not_apply(tmp_path):
     assert res.exit_code == 2 and "--all does not apply to a thats-my-line solution" in res.output
     res = runner.invoke(main, ["draw", str(RESULTS / "one-by-one.json"), "--all", "-o", str(out)])
     assert res.exit_code == 0, res.output
-    assert out.read_text().count("answer ") == 8  # 8 optimal answers, 2 up to symmetry: every one drawn
+    assert out.read_text().count("answer ") == 2  # 2 optimal answers, 1 up to symmetry: every one drawn
+    res = runner.invoke(main, ["draw", str(RESULTS / "jump-forward.json"), "--ids", "-o", str(out)])
+    assert res.exit_code == 2
+    assert res.stderr == (f"powertwo: {RESULTS / 'jump-forward.json'}: --ids does not apply to a jump-forward "
+                          "solution (its diagram writes labels or nothing)\n")
+
+
+def node_texts(svg: str) -> list[str]:
+    """The node names an SVG diagram writes (matplotlib keeps each text in a comment)."""
+    return re.findall(r"<!-- ([a-m]\d{1,2}|\d{1,2}) -->", svg)
+
+
+@pytest.mark.parametrize("source", ["one-by-one.json", "thats-my-line-16.json"])
+def test_draw_names_the_nodes_by_label_unless_asked_for_ids(source, tmp_path):
+    from click.testing import CliRunner
+
+    from powertwo.cli import main
+
+    runner = CliRunner()
+    written = {}
+    for flags in ((), ("--labels",), ("--ids",), ("--no-names",)):
+        out = tmp_path / f"d{len(written)}.svg"
+        res = runner.invoke(main, ["draw", str(RESULTS / source), "-o", str(out), *flags])
+        assert res.exit_code == 0, res.output
+        written[flags] = node_texts(out.read_text())
+    assert sorted(written[()]) == sorted(BOARD.labels) == sorted(written[("--labels",)])
+    assert sorted(written[("--ids",)]) == sorted(str(v) for v in BOARD.nodes)
+    assert written[("--no-names",)] == []
+
+
+def test_draw_names_game_record_nodes_by_label(tmp_path):
+    from click.testing import CliRunner
+
+    from powertwo.cli import main
+
+    record = tmp_path / "game.json"
+    record.write_text('{"game": "thats-my-line", "moves": ["a13", "m1"]}')
+    runner = CliRunner()
+    for flags, names in (((), sorted(BOARD.labels)), (("--ids",), sorted(str(v) for v in BOARD.nodes)),
+                         (("--no-names",), [])):
+        out = tmp_path / "g.svg"
+        res = runner.invoke(main, ["draw", str(record), "-o", str(out), *flags])
+        assert res.exit_code == 0, res.output
+        assert sorted(node_texts(out.read_text())) == names
+
+
+def test_the_sketch_board_s_labels_are_its_ids(tmp_path):
+    """power-of-two-sketch names its nodes "1".."64": labels and ids write the same."""
+    import matplotlib.pyplot as plt
+
+    from powertwo.boards.draw import draw_on
+
+    sketch = load("power-of-two-sketch")
+    texts = {}
+    for names in ("labels", "ids"):
+        fig, ax = plt.subplots()
+        entries = draw_on(ax, sketch, names=names)
+        texts[names] = sorted(t.get_text() for t in ax.texts)
+        assert [k for k, _ in entries] == [names]
+        plt.close(fig)
+    assert texts["labels"] == texts["ids"] == sorted(str(v) for v in sketch.nodes)
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="node names 'numbers': write one of labels, ids"):
+        draw_on(ax, sketch, names="numbers")
+    plt.close(fig)

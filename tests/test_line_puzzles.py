@@ -20,8 +20,16 @@ from powertwo.solvers import line_check, line_puzzles as lp
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")
 
-# (optimum, optimal answers, optimal answers up to symmetry) on the default board, found by the solvers
+# (optimum, optimal answers, optimal answers up to symmetry) on the default board, the real board
+# of RULES.md section 1: computed by CP-SAT and by SAT (the tests below run both and the MILP)
 EXPECTED = {
+    "one-by-one": (12, 2, 1),
+    "line-cover": (10, 66, 11),
+    "two-by-two": (32, 8, 2),
+    "two-by-two-strict": (32, 8, 2),
+}
+# the same on power-of-two-sketch, the first reconstruction, kept so that its answers stay checkable
+EXPECTED_SKETCH = {
     "one-by-one": (16, 8, 2),
     "line-cover": (10, 50, 9),
     "two-by-two": (32, 2, 1),
@@ -70,19 +78,51 @@ def test_both_backends_prove_the_optimum(name, symmetry):
         assert var.objective(BOARD, outcome.stones) == EXPECTED[name][0]
 
 
+@pytest.mark.parametrize("board, expected", [(BOARD, EXPECTED), (load("power-of-two-sketch"), EXPECTED_SKETCH)],
+                         ids=["power-of-two", "power-of-two-sketch"])
 @pytest.mark.parametrize("name", list(EXPECTED))
-def test_answer_counts_agree_across_backends_and_symmetry(name):
+def test_answer_counts_agree_across_backends_and_symmetry(name, board, expected):
     var = lp.VARIANTS[name]
-    opt, total, classes = EXPECTED[name]
-    runs = [lp.enumerate_cpsat(BOARD, var, opt), lp.enumerate_sat(BOARD, var, opt),
-            lp.enumerate_sat(BOARD, var, opt, symmetry=False)]
+    opt, total, classes = expected[name]
+    for solve in (lp.solve_cpsat, lp.solve_sat):
+        outcome = solve(board, var)
+        assert (outcome.status, outcome.objective, outcome.bound) == ("optimal", opt, opt)
+    runs = [lp.enumerate_cpsat(board, var, opt), lp.enumerate_sat(board, var, opt),
+            lp.enumerate_sat(board, var, opt, symmetry=False)]
     for answers in runs:
         assert answers.complete
         assert (answers.total, len(answers.representatives)) == (total, classes)
         assert answers.representatives == runs[0].representatives
     for rep in runs[0].representatives:
-        assert BOARD.canonical(rep) == rep
-        assert var.objective(BOARD, rep) == opt
+        assert board.canonical(rep) == rep
+        assert var.objective(board, rep) == opt
+
+
+def test_the_one_by_one_answer_on_the_real_board():
+    """The two optimal answers are one answer and its mirror image: 12 stones, each of the 32
+    lines holds exactly one (the lines of 3 too, which stop at the central square)."""
+    answers = lp.enumerate_sat(BOARD, lp.VARIANTS["one-by-one"], 12)
+    (rep,) = answers.representatives
+    assert [BOARD.label(v) for v in rep] == ["e1", "d4", "g4", "j4", "m5", "d7", "j7", "a9", "d10", "g10", "j10",
+                                             "i13"]
+    assert line_counts(BOARD, rep) == [1] * 32
+
+
+@pytest.mark.parametrize("backend", lp.BACKENDS)
+def test_one_by_one_has_no_answer_with_the_central_square_s_sides(backend):
+    """RULES.md section 1: with the central square's 4 sides as lines (36 lines) no placement
+    puts exactly one stone on every line; the line cover still has one."""
+    board = load("power-of-two-square-sides")
+    assert len(board.lines) == 36
+    result = lp.solve(board, "one-by-one", backend=backend)
+    assert (result["status"], result["objective"], result["stones"]) == ("infeasible", None, [])
+    report = lp.check(result, board)
+    assert report.valid and "infeasibility confirmed by cp-sat" in report.notes
+    # the 4 extra lines cost the line cover a stone (11, not 10) and Two by Two a line (35 of 36)
+    cover = lp.solve(board, "line-cover", backend=backend)
+    assert (cover["status"], cover["objective"]) == ("optimal", 11)
+    assert lp.solve(board, "two-by-two", backend=backend)["objective"] == 35
+    assert lp.solve(board, "two-by-two", backend=backend, strict=True)["objective"] == 33
 
 
 def test_milp_agrees_with_the_optima():
@@ -130,12 +170,13 @@ def test_time_limit_returns_the_best_answer_as_feasible_with_its_bound(monkeypat
 def test_solve_with_all_and_proof(tmp_path):
     proof = tmp_path / "p.drat"
     result = lp.solve(BOARD, "line-cover", backend="sat", all_solutions=True, proof=str(proof))
-    assert (result["objective"], result["optimal_answers"], result["optimal_answers_up_to_symmetry"]) == (10, 50, 9)
+    assert (result["objective"], result["optimal_answers"], result["optimal_answers_up_to_symmetry"]) == \
+        EXPECTED["line-cover"]
     assert result["certified"] is True
     assert result["certificate"]["verdict"].startswith("VERIFIED")
     assert proof.read_text().strip().endswith("0")
     result = lp.solve(BOARD, "two-by-two", strict=True, all_solutions=True)
-    assert len(result["lines_with_two"]) == 32 and result["optimal_answers"] == 2
+    assert len(result["lines_with_two"]) == 32 and result["optimal_answers"] == EXPECTED["two-by-two-strict"][1]
 
 
 def test_stone_limit_option():
@@ -266,7 +307,7 @@ def still_holds(name: str, data: dict, stones: frozenset[int]) -> bool:
     else:
         rules = name == "two-by-two" or all(n in (0, 2) for n in counts)
         value = sum(1 for n in counts if n == 2)
-        texts = ["-".join(map(str, line)) for line, n in zip(BOARD.lines, counts, strict=True) if n == 2]
+        texts = [BOARD.line_text(k) for k, n in enumerate(counts) if n == 2]
         rules = rules and sorted(texts) == sorted(data["lines_with_two"])
     return rules and len(stones) <= 32 and value == data["objective"] == EXPECTED[name][0]
 
@@ -293,30 +334,29 @@ def test_checker_rejects_every_breaking_single_stone_mutation(name):
 def test_checker_fault_lines_are_exact():
     data = committed("one-by-one")
     stones = set(data["stones"])
-    line = next(k for k, ln in enumerate(BOARD.lines) if BOARD.line_text(k) == "60-61-62-63-64")
-    held = [v for v in BOARD.lines[line] if v in stones]
-    extra = next(v for v in BOARD.lines[line] if v not in stones)
-    report = lp.check(dict(data, stones=sorted(stones | {extra})), BOARD, base=RESULTS)
-    assert "line 60-61-62-63-64 holds 2 stones, needs exactly 1" in report.faults
-    assert "claims objective 16, the stones give 17" in report.faults
-    assert "claims optimal, but cp-sat proves the optimum is 16 (the stones give 17)" in report.faults
-    assert len(held) == 1
-    report = lp.check(dict(data, objective=15, bound=17), BOARD, base=RESULTS)
-    assert report.faults[:3] == ("claims objective 15, the stones give 16",
-                                 "claims status optimal, but bound 17 differs from objective 15",
-                                 "claims lower bound 17, but cp-sat finds an answer with objective 16")
-    # the claims that rest on objective 15 fall with it: the backends and the certificate
+    assert BOARD.node("i13") in stones and BOARD.node("e13") not in stones
+    report = lp.check(dict(data, stones=sorted(stones | {BOARD.node("e13")})), BOARD, base=RESULTS)
+    assert report.faults == ("line a9-b10-c11-d12-e13 holds 2 stones, needs exactly 1",
+                             "line a13-e13-g13-i13-m13 holds 2 stones, needs exactly 1",
+                             "line e13-e11-e9-e7-e5-e3-e1 holds 2 stones, needs exactly 1",
+                             "claims objective 12, the stones give 13",
+                             "claims optimal, but cp-sat proves the optimum is 12 (the stones give 13)")
+    report = lp.check(dict(data, objective=11, bound=13), BOARD, base=RESULTS)
+    assert report.faults[:3] == ("claims objective 11, the stones give 12",
+                                 "claims status optimal, but bound 13 differs from objective 11",
+                                 "claims lower bound 13, but cp-sat finds an answer with objective 12")
+    # the claims that rest on objective 11 fall with it: the backends and the certificate
     assert report.faults[3:] == (
-        "claims cp-sat agrees, but the checker's cp-sat solve ends optimal 16, not optimal 15",
-        "claims sat agrees, but the checker's sat solve ends optimal 16, not optimal 15",
+        "claims cp-sat agrees, but the checker's cp-sat solve ends optimal 12, not optimal 11",
+        "claims sat agrees, but the checker's sat solve ends optimal 12, not optimal 11",
         "gives a certificate, but its status is not a proven optimum or infeasibility")
-    report = lp.check(dict(data, optimal_answers=9), BOARD, base=RESULTS)
-    assert report.faults == ("claims 9 optimal answers, there are 8",)
-    report = lp.check(dict(data, stones=data["stones"] + [data["stones"][0]]), BOARD, base=RESULTS)
-    assert f"node {data['stones'][0]} is listed 2 times" in report.faults
+    report = lp.check(dict(data, optimal_answers=3), BOARD, base=RESULTS)
+    assert report.faults == ("claims 3 optimal answers, there are 2",)
+    report = lp.check(dict(data, stones=data["stones"] + [BOARD.node("d4")]), BOARD, base=RESULTS)
+    assert "node d4 is listed 2 times" in report.faults
     cover = committed("line-cover")
     report = lp.check(dict(cover, stones=cover["stones"][1:], objective=9, status="feasible", bound=None,
-                           optimal_answers=50), BOARD, base=RESULTS)
+                           optimal_answers=66), BOARD, base=RESULTS)
     assert any(f.endswith("holds 0 stones, needs at least 1") for f in report.faults)
     strict = committed("two-by-two-strict")
     report = lp.check(dict(strict, stones=strict["stones"][1:]), BOARD, base=RESULTS)
@@ -324,10 +364,33 @@ def test_checker_fault_lines_are_exact():
     assert any("missing from lines_with_two" in f or "lines_with_two lists line" in f for f in report.faults)
 
 
+def test_a_hand_written_answer_may_name_its_stones_by_label():
+    """Labels and ids name the same nodes: the committed answer written with labels (and with
+    ids and labels mixed) gets the checker's verdict of the answer written with ids."""
+    data = {"puzzle": "one-by-one", "board": "power-of-two", "status": "optimal", "objective": 12, "bound": 12,
+            "stones": ["e1", "d4", "g4", "j4", "m5", "d7", "j7", "a9", "d10", "g10", "j10", "i13"]}
+    by_id = dict(data, stones=[BOARD.node(v) for v in data["stones"]])
+    assert by_id["stones"] == committed("one-by-one")["stones"]
+    mixed = dict(data, stones=by_id["stones"][:6] + data["stones"][6:])
+    reports = [lp.check(d, BOARD) for d in (data, by_id, mixed)]
+    assert reports[0].valid and reports[0] == reports[1] == reports[2]
+    assert reports[0].summary == "12 stones, every line holds exactly one; optimal (cp-sat proves 12)"
+    # i13 moved up its column to i11: i11 shares a line with g10 and one with j10
+    wrong = lp.check(dict(data, stones=data["stones"][:-1] + ["i11"]), BOARD)
+    assert wrong.faults == ("line a7-c8-e9-g10-h11-i11-j12-m13 holds 2 stones, needs exactly 1",
+                            "line a13-e13-g13-i13-m13 holds 0 stones, needs exactly 1",
+                            "line g13-i11-j10-k9-m7 holds 2 stones, needs exactly 1",
+                            "line i13-j12-k11-l10-m9 holds 0 stones, needs exactly 1")
+
+
 @pytest.mark.parametrize("data, message", [
     ({"puzzle": "one-by-one"}, "one-by-one solution: missing field 'stones'"),
     ({"puzzle": "one-by-one", "stones": [1, 65]}, "one-by-one solution: node 65 does not exist on board power-of-two"),
-    ({"puzzle": "one-by-one", "stones": ["a"]}, "one-by-one solution: field 'stones': 'a' is not a node id"),
+    ({"puzzle": "one-by-one", "stones": ["a"]}, "one-by-one solution: node 'a' does not exist on board power-of-two"),
+    ({"puzzle": "one-by-one", "stones": ["a13", "n1"]},
+     "one-by-one solution: node 'n1' does not exist on board power-of-two"),
+    ({"puzzle": "one-by-one", "stones": [1.5]},
+     "one-by-one solution: field 'stones': '1.5' is not a node (a label or an id)"),
     ({"puzzle": "one-by-one", "stones": [], "objective": "3"},
      "one-by-one solution: field 'objective' must be an integer or null"),
     ({"puzzle": "one-by-one", "stones": [], "status": "great"},

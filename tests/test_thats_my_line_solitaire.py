@@ -176,7 +176,7 @@ def test_placing_order_passes_only_after_the_first_pass():
 
 
 # ------------------------------------------------------------------ the Power of Two board
-@pytest.mark.parametrize("stones,best", [(16, 32), pytest.param("unlimited", 52, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("stones,best", [(16, 32), pytest.param("unlimited", 50, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("backend", ["cp-sat", "sat"])
 def test_proven_maximum_with_a_legal_game(backend, stones, best):
     result = solve(BOARD, backend=backend, stones=stones)
@@ -194,17 +194,19 @@ def test_proven_maximum_with_a_legal_game(backend, stones, best):
 def test_a_time_limited_run_still_returns_a_legal_game(backend):
     result = solve(BOARD, backend=backend, stones="unlimited", symmetry=False, time_limit=0.2)
     assert result["status"] in ("feasible", "optimal")
-    assert result["objective"] <= 52 <= result["bound"] <= 64
+    assert result["objective"] <= 50 <= result["bound"] <= 64
     replay = validate_record({"game": "thats-my-line", "options": {"stones": "unlimited"}, "moves": result["record"]})
     assert replay.outcome is not None
     assert len(replay.final.light) + len(replay.final.dark) == result["objective"]
 
 
 @pytest.mark.slow
-def test_unlimited_optimum_splits_4_48_or_48_4():
+def test_unlimited_optimum_splits_only_46_4():
+    """Every 50-stone game leaves Dark 4 stones (the half diagonals' inner ends, or their like):
+    Light, moving first, takes the rest."""
     from powertwo.solvers.thats_my_line import optimal_splits
 
-    assert optimal_splits(BOARD, None, 52) == [(4, 48), (48, 4)]
+    assert optimal_splits(BOARD, None, 50) == [(46, 4)]
 
 
 def test_cp_sat_feasibility_form_agrees_on_the_bound():
@@ -221,7 +223,8 @@ def test_cp_sat_feasibility_form_agrees_on_the_bound():
         assert final.total == best
 
 
-@pytest.mark.parametrize("stones,best,split", [(16, 32, (16, 16)), ("unlimited", 52, None)])
+@pytest.mark.parametrize("stones,best,split", [(16, 32, (16, 16)),
+                                               pytest.param("unlimited", 50, (46, 4), marks=pytest.mark.slow)])
 def test_committed_results_replay_and_check(stones, best, split):
     data = json.loads((RESULTS / f"thats-my-line-{stones}.json").read_text())
     assert (data["objective"], data["bound"], data["status"]) == (best, best, "optimal")
@@ -230,100 +233,116 @@ def test_committed_results_replay_and_check(stones, best, split):
     report = check(data, BOARD, base=RESULTS)  # replays the record and re-proves the bound with SAT
     assert report.valid, report.faults
     assert f"bound {best} re-proven by sat: no legal game ends with {best + 1} stones" in report.notes
-    if split:
-        assert (data["light_count"], data["dark_count"]) == split
-    else:
-        assert sorted((s["light"], s["dark"]) for s in data["optimal_splits"]) == [(4, 48), (48, 4)]
+    assert (data["light_count"], data["dark_count"]) == split
+    assert [(s["light"], s["dark"]) for s in data["optimal_splits"]] == [split]
     for ext in ("svg", "png"):
         assert (RESULTS / f"thats-my-line-{stones}.{ext}").stat().st_size > 1000
 
 
 # ------------------------------------------------------------------ the checker
-LIGHT = [26, 32, 33, 39]
-DARK_FIRST = [1, 5, 60, 64]
-DARK_REST = [2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 24, 28, 29, 36, 37, 41, 42,
-             43, 44, 45, 46, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 63]
+LIGHT_FIRST = ["e1", "m1", "i5", "m9", "a13"]  # between them they close every node Dark could take
+DARK = ["d4", "f6", "h8", "j10"]
+LIGHT_REST = ["i1", "d2", "j2", "f3", "h3", "i3", "k3", "b4", "g4", "j4", "l4", "a5", "g5", "k5", "m5", "c6", "h6",
+              "k6", "d7", "e7", "i7", "j7", "c8", "f8", "k8", "a9", "c9", "e9", "g9", "b10", "d10", "g10", "l10",
+              "c11", "e11", "f11", "h11", "d12", "j12", "e13", "i13"]
 
 
-def a_52_stone_game() -> dict:
-    """A hand-written optimal unlimited game: 4 Light stones on the inner square, 48 Dark."""
+def a_50_stone_game() -> dict:
+    """A hand-written optimal unlimited game, in labels: Dark's 4 stones on the half diagonals
+    (d4, f6, h8, j10), Light's 46 on every node their lines leave open; Dark passes from move 10."""
     moves = []
-    for a, b in zip(LIGHT, DARK_FIRST, strict=False):
-        moves += [str(a), str(b)]
-    for v in DARK_REST:
-        moves += ["pass", str(v)]
+    for a, b in zip(LIGHT_FIRST, DARK, strict=False):
+        moves += [a, b]
+    moves.append(LIGHT_FIRST[-1])
+    for v in LIGHT_REST:
+        moves += ["pass", v]
     return {"puzzle": "thats-my-line", "board": "power-of-two", "stones": "unlimited", "status": "optimal",
-            "objective": 52, "bound": 52, "light": LIGHT, "dark": sorted(DARK_FIRST + DARK_REST), "record": moves}
+            "objective": 50, "bound": 50, "light": LIGHT_FIRST + LIGHT_REST, "dark": DARK, "record": moves}
 
 
 def test_checker_accepts_the_hand_written_game():
-    report = check(a_52_stone_game(), BOARD)
+    report = check(a_50_stone_game(), BOARD)
     assert report.faults == ()
     assert report.notes == (
-        "the record replays to a finished game: neither can place; Dark placed more (4 to 48 stones)",
-        "bound 52 re-proven by sat: no legal game ends with 53 stones",
-        "optimality of 52 stones confirmed",
+        "the record replays to a finished game: neither can place; Light placed more (46 to 4 stones)",
+        "bound 50 re-proven by sat: no legal game ends with 51 stones",
+        "optimality of 50 stones confirmed",
     )
+    assert report.summary == ("50 stones (Light 46, Dark 4), a legal finished game of 91 moves; optimal (sat "
+                              "proves no game ends with 51)")
+    by_id = dict(a_50_stone_game(), light=[BOARD.node(v) for v in LIGHT_FIRST + LIGHT_REST],
+                 dark=[BOARD.node(v) for v in DARK])
+    assert check(by_id, BOARD) == report  # the stones named by id or by label: the same game
 
 
 def test_checker_rejects_a_placement_on_a_closed_node():
-    data = a_52_stone_game()
-    data["record"][2] = "2"  # Light's second stone on the top edge, which Dark's stone on 1 holds
+    data = a_50_stone_game()
+    data["record"][2] = "c3"  # Light's second stone on the half diagonal that Dark's first stone holds
     assert check(data, BOARD).faults == (
-        "move 3 (Light) 2: node 2 lies on line 1-2-3-4-5, which holds a Dark stone on 1",)
+        "move 3 (Light) c3: node c3 lies on line a1-c3-d4-e5-f6, which holds a Dark stone on d4",)
 
 
 def test_checker_rejects_a_pass_when_a_placement_was_possible():
-    data = a_52_stone_game()
+    data = a_50_stone_game()
     data["record"][1] = "pass"
     assert check(data, BOARD).faults == (
         "move 2 (Dark) pass: a player who can place must place (pass only when no placement is possible)",)
 
 
 def test_checker_rejects_a_record_that_stops_before_the_game_is_over():
-    data = a_52_stone_game()
+    data = a_50_stone_game()
     data["record"] = data["record"][:-2]
-    data["dark"].remove(63)
-    data["objective"] = data["bound"] = 51
+    data["light"].remove("i13")
+    data["objective"] = data["bound"] = 49
     assert check(data, BOARD).faults == (
-        "the record stops after move 94 before the game is over: Dark can still place on 63",)
+        "the record stops after move 89 before the game is over: Light can still place on i13",)
 
 
 def test_checker_rejects_a_wrong_claimed_total():
-    data = a_52_stone_game()
-    data["objective"] = 53
-    data["bound"] = 53
-    assert check(data, BOARD).faults == ("claimed objective 53, but the game ends after move 96 with 52 stones",)
+    data = a_50_stone_game()
+    data["objective"] = 51
+    data["bound"] = 51
+    assert check(data, BOARD).faults == ("claimed objective 51, but the game ends after move 91 with 50 stones",)
 
 
 def test_checker_rejects_a_wrong_bound_claim():
-    data = a_52_stone_game()
-    data["status"], data["bound"] = "feasible", 51
-    assert check(data, BOARD).faults == ("claimed bound 51 is below the objective 52 of the file's own game",)
+    data = a_50_stone_game()
+    data["status"], data["bound"] = "feasible", 49
+    assert check(data, BOARD).faults == ("claimed bound 49 is below the objective 50 of the file's own game",)
 
 
 def test_checker_names_malformed_fields():
-    data = a_52_stone_game()
+    data = a_50_stone_game()
     del data["record"]
     with pytest.raises(SolutionError, match="^thats-my-line: missing field 'record'$"):
         check(data, BOARD)
-    data = a_52_stone_game()
+    data = a_50_stone_game()
     data["stones"] = "many"
     with pytest.raises(SolutionError, match="--stones must be a number >= 0 or 'unlimited', not 'many'"):
         check(data, BOARD)
 
 
 def test_diagram_numbers_the_stones_in_placing_order():
-    fig = diagram(a_52_stone_game(), BOARD)
-    texts = [t.get_text() for t in fig.axes[0].texts]
-    # "#n", so a placing order does not read as a node id; the legend says what it is
-    assert sorted(int(t.removeprefix("#")) for t in texts) == list(range(1, 53))
-    first = [t for t in fig.axes[0].texts if t.get_text() == "#1"][0]
-    assert tuple(first.get_position()) == tuple(float(c) for c in BOARD.coord(26))
-    legend = [t.get_text() for t in fig.legends[0].get_texts()]
-    assert "#n on a stone: placed as the n-th stone of the game (not a node id)" in legend
     import matplotlib.pyplot as plt
 
+    fig = diagram(a_50_stone_game(), BOARD)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    # "#n", so a placing order does not read as a node id; the legend says what it is
+    numbers = [t for t in texts if t.startswith("#")]
+    assert sorted(int(t.removeprefix("#")) for t in numbers) == list(range(1, 51))
+    first = [t for t in fig.axes[0].texts if t.get_text() == "#1"][0]
+    assert tuple(first.get_position()) == tuple(float(c) for c in BOARD.coord(BOARD.node("e1")))
+    assert sorted(t for t in texts if not t.startswith("#")) == sorted(BOARD.labels)  # the nodes, by label
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "#n on a stone: placed as the n-th stone of the game (not a node id)" in legend
+    assert "small text: node names" in legend
+    plt.close(fig)
+    fig = diagram(a_50_stone_game(), BOARD, names="ids")
+    assert sorted(t.get_text() for t in fig.axes[0].texts if not t.get_text().startswith("#")) == \
+        sorted(str(v) for v in BOARD.nodes)
+    plt.close(fig)
+    fig = diagram(a_50_stone_game(), BOARD, names=None)
+    assert all(t.get_text().startswith("#") for t in fig.axes[0].texts)
     plt.close(fig)
 
 
@@ -350,7 +369,7 @@ def test_cli_solve_check_draw(tmp_path):
 
 
 def test_cli_check_reports_the_bad_move(tmp_path):
-    data = a_52_stone_game()
+    data = a_50_stone_game()
     data["record"][0] = "pass"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
