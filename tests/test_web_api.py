@@ -44,7 +44,8 @@ def test_index_and_static_modules(client):
 
 def test_meta_lists_boards_games_and_puzzles(client):
     meta = client.get("/api/meta").json()
-    assert meta["boards"] == ["epaminondas", "netzwerk", "power-of-two", "power-of-two-pbmserv", "tower-of-power"]
+    assert meta["boards"] == ["epaminondas", "netzwerk", "power-of-two", "power-of-two-sketch",
+                              "power-of-two-square-sides", "tower-of-power"]
     assert [g["name"] for g in meta["games"]] == ["power-of-two", "david-goliath", "thats-my-line",
                                                   "tower-of-power", "netzwerk", "epaminondas"]
     one = next(p for p in meta["puzzles"] if p["name"] == "one-by-one")
@@ -56,7 +57,15 @@ def test_board_view_has_exact_nodes_and_lines(client):
     board = load("power-of-two")
     assert len(view["nodes"]) == board.size == 64
     assert view["lines"] == [list(line) for line in board.lines]
-    assert view["nodes"][0]["x"] == float(board.coord(1)[0])
+    assert view["fingerprint"] == board.fingerprint
+    nodes = {n["label"]: n for n in view["nodes"]}
+    # RULES.md section 1: f3 is node 10 at (-6/5, 18/5), m13 node 64 at (6, -6); no cells, no links
+    assert (nodes["f3"]["id"], nodes["f3"]["x"], nodes["f3"]["y"]) == (10, -1.2, 3.6)
+    assert (nodes["m13"]["id"], nodes["m13"]["x"], nodes["m13"]["y"]) == (64, 6.0, -6.0)
+    assert not any(n["cell"] or n["point"] for n in view["nodes"])
+    assert view["line_texts"][0] == board.line_text(0) and "-" in view["line_texts"][0]
+    cells = client.get("/api/board/tower-of-power").json()["nodes"]
+    assert all(n["cell"] for n in cells)
 
 
 def test_uploaded_board_is_json_content(client):
@@ -97,13 +106,18 @@ def test_bad_json_and_fields(client):
     assert "JSON object" in error(post("/api/check", b"[1]"), 400)
     assert error(client.post("/api/check", json={"puzzle": "one-by-one", "stones": [99]}), 400) == \
         "one-by-one solution: node 99 does not exist on board power-of-two"
+    assert error(client.post("/api/check", json={"puzzle": "one-by-one", "stones": ["n14"]}), 400) == \
+        "one-by-one solution: node 'n14' does not exist on board power-of-two"
     assert "field 'stones' has the wrong type" in error(client.post("/api/check", json={"puzzle": "one-by-one",
                                                                                        "stones": "1,2"}), 400)
     assert "unknown game 'chess'" in error(client.post("/api/game", json={"game": "chess"}), 400)
     assert "has no start" in error(client.post("/api/game", json={"game": "netzwerk", "start": "/etc/passwd"}), 400)
-    assert "not a node" in error(client.post("/api/game", json={"game": "power-of-two", "clicks": [0]}), 400)
-    bad_move = client.post("/api/game", json={"game": "power-of-two", "moves": ["42-44"]})
-    assert error(bad_move, 400).startswith("move 1 (Light) 42-44:")
+    assert error(client.post("/api/game", json={"game": "power-of-two", "clicks": [0]}), 400) == \
+        "field 'clicks': 0 is not a node of board power-of-two"
+    assert error(client.post("/api/game", json={"game": "power-of-two", "clicks": ["z9"]}), 400) == \
+        "field 'clicks': z9 is not a node of board power-of-two"
+    bad_move = client.post("/api/game", json={"game": "power-of-two", "moves": ["e9-i9"]})
+    assert error(bad_move, 400).startswith("move 1 (Light) e9-i9:")
 
 
 # ---------------------------------------------------------------- puzzles
@@ -112,9 +126,12 @@ def test_live_check_of_the_committed_one_by_one(client):
     r = client.post("/api/check", json={"puzzle": "one-by-one", "stones": committed["stones"]}).json()
     assert (r["verdict"], r["objective"], r["optimum"], r["bad_lines"]) == \
         ("valid, optimal", committed["objective"], committed["objective"], [])
+    board = load("power-of-two")
+    labels = [board.label(v) for v in committed["stones"]]  # the same stones by their labels
+    r = client.post("/api/check", json={"puzzle": "one-by-one", "stones": labels}).json()
+    assert (r["verdict"], r["stones"]) == ("valid, optimal", sorted(committed["stones"]))
     extra = next(v for v in range(1, 65) if v not in committed["stones"])
     r = client.post("/api/check", json={"puzzle": "one-by-one", "stones": committed["stones"] + [extra]}).json()
-    board = load("power-of-two")
     assert r["verdict"] == "invalid"
     assert r["bad_lines"] == [k for k, line in enumerate(board.lines) if extra in line]
     assert len(r["faults"]) == len(r["bad_lines"]) and all("holds 2 stones" in f for f in r["faults"])
@@ -133,11 +150,12 @@ def test_live_check_of_the_solitaire_record(client):
     committed = json.loads((RESULTS / "thats-my-line-16.json").read_text())
     r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"], "stones": 16}).json()
     assert (r["verdict"], r["objective"], r["optimum"], r["next"]) == ("valid, optimal", 32, 32, [])
-    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": ["17", "17"]}).json()
-    assert r["fault"] == "move 2 (Dark) 17: node 17 is occupied" and r["record"] == ["17"]
+    r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": ["j4", "j4"]}).json()
+    assert r["fault"] == "move 2 (Dark) j4: node j4 is occupied" and r["record"] == ["j4"]
     game = get_game("thats-my-line")
-    after = game.play(game.start(), "17")
-    assert r["next"] == sorted(game.click_options(after, ()).next) and 17 not in r["next"]
+    after = game.play(game.start(), "j4")
+    j4 = game.board.node("j4")
+    assert r["next"] == sorted(game.click_options(after, ()).next) and j4 not in r["next"]
     r = client.post("/api/check", json={"puzzle": "thats-my-line", "record": committed["record"][:3]}).json()
     assert r["verdict"] == "invalid" and "before the game is over" in r["faults"][0]
 
@@ -155,6 +173,28 @@ def test_file_check_matches_the_cli_checker(client):
         client.post("/api/check", json={"solution": dict(broken, board="/etc/passwd")}), 400)
 
 
+def test_file_made_for_another_board_is_refused_naming_it(client):
+    real, sketch = load("power-of-two"), load("power-of-two-sketch")
+    claim = {"puzzle": "one-by-one", "board": "power-of-two", "board_fingerprint": sketch.fingerprint,
+             "stones": [1, 2]}
+    assert error(client.post("/api/check", json={"solution": claim}), 400) == \
+        "solution: made for power-of-two-sketch, not for power-of-two; pass --board power-of-two-sketch"
+    moved = dict(claim, board="power-of-two-sketch", board_fingerprint=real.fingerprint)
+    assert error(client.post("/api/check", json={"solution": moved}), 400) == \
+        "solution: made for power-of-two, not for power-of-two-sketch; pass --board power-of-two"
+    unknown = dict(claim, board_fingerprint="0123456789abcdef")
+    assert error(client.post("/api/check", json={"solution": unknown}), 400) == (
+        f"solution: made for a board named power-of-two with fingerprint 0123456789abcdef, but power-of-two here "
+        f"has fingerprint {real.fingerprint}; pass --board with the board file it was made for")
+    # the request's board plays --board: the file is judged against the board it was made for
+    judged = client.post("/api/check", json={"solution": claim, "board": "power-of-two-sketch"}).json()
+    assert judged["valid"] is False and judged["faults"]
+    reverse = json.loads((RESULTS / "jump-reverse.json").read_text())  # an answer on the real board, named wrong
+    wrong = dict(reverse, board="power-of-two-sketch", board_fingerprint=real.fingerprint)
+    assert error(client.post("/api/sequence", json={"solution": wrong}), 400) == \
+        "solution: made for power-of-two, not for power-of-two-sketch; pass --board power-of-two"
+
+
 def test_sequence_frames_of_the_jump_reverse_answer(client):
     data = json.loads((RESULTS / "jump-reverse.json").read_text())
     frames = client.post("/api/sequence", json={"solution": data}).json()["frames"]
@@ -169,8 +209,9 @@ def test_sequence_frames_of_a_game_record(client):
     data = json.loads((RESULTS / "thats-my-line-16.json").read_text())
     frames = client.post("/api/sequence", json={"solution": data}).json()["frames"]
     assert len(frames) == len(data["record"]) + 1 and len(frames[-1]["stones"]) == data["objective"]
-    rec = {"game": "power-of-two", "moves": ["42-50"]}
-    assert len(client.post("/api/sequence", json={"solution": rec}).json()["frames"]) == 2
+    rec = {"game": "power-of-two", "moves": ["e9-e11"]}
+    frames = client.post("/api/sequence", json={"solution": rec}).json()["frames"]
+    assert [f["caption"] for f in frames] == ["start", "after move 1: e9-e11"]
     wrong = client.post("/api/sequence", json={"solution": {"puzzle": "one-by-one"}})
     assert "sequences are shown for" in error(wrong, 400)
 
@@ -178,11 +219,16 @@ def test_sequence_frames_of_a_game_record(client):
 # ---------------------------------------------------------------- games
 def test_game_state_lists_what_may_come_next(client):
     game = get_game("power-of-two")
+    board = game.board
     state = game.start()
     v = client.post("/api/game", json={"game": "power-of-two", "moves": [], "clicks": []}).json()
-    assert v["next"] == sorted(game.click_options(state, ()).next) == [42, 43, 60, 64]
-    v = client.post("/api/game", json={"game": "power-of-two", "clicks": [42]}).json()
-    assert v["next"] == sorted({game.move_clicks(m)[1] for m in game.legal_moves(state) if m.frm == 42})
+    assert v["next"] == sorted(game.click_options(state, ()).next)
+    # RULES.md section 1, the standard start: Light on a13, m13, e9, i9 moves first
+    assert sorted(board.label(n) for n in v["next"]) == ["a13", "e9", "i9", "m13"]
+    e9 = board.node("e9")
+    v = client.post("/api/game", json={"game": "power-of-two", "clicks": [e9]}).json()
+    assert v["next"] == sorted({game.move_clicks(m)[1] for m in game.legal_moves(state) if m.frm == e9})
+    assert client.post("/api/game", json={"game": "power-of-two", "clicks": ["e9"]}).json()["next"] == v["next"]
 
 
 def test_click_plays_a_complete_move_and_explains_an_illegal_one(client):
@@ -211,10 +257,12 @@ def test_netzwerk_turn_by_clicks_never_lists_the_turns(client):
 
 
 def test_move_in_notation(client):
+    v = client.post("/api/game/move", json={"game": "thats-my-line", "move": "j4"}).json()
+    assert v["record"]["moves"] == ["j4"]
     v = client.post("/api/game/move", json={"game": "thats-my-line", "move": "17"}).json()
-    assert v["record"]["moves"] == ["17"]
-    v = client.post("/api/game/move", json={"game": "thats-my-line", "moves": ["17"], "move": "17"}).json()
-    assert v["illegal"].startswith("move 2 (Dark) 17:")
+    assert v["record"]["moves"] == ["j4"]  # node 17 is j4, recorded by its label
+    v = client.post("/api/game/move", json={"game": "thats-my-line", "moves": ["j4"], "move": "j4"}).json()
+    assert v["illegal"] == "move 2 (Dark) j4: node j4 is occupied"
 
 
 def test_computer_move_is_legal_and_bounded(client):
@@ -242,7 +290,7 @@ def test_one_solver_run_at_a_time_cancel_and_finish(client):
         time.sleep(0.2)
         status = client.get("/api/solve").json()
     assert status["state"] == "done", status
-    assert (status["result"]["status"], status["result"]["objective"]) == ("optimal", 16)
+    assert (status["result"]["status"], status["result"]["objective"]) == ("optimal", 12)  # README's figure
 
 
 # ---------------------------------------------------------------- Get a Jump On by clicks
@@ -263,10 +311,15 @@ def test_jump_reverse_committed_answer_by_clicks(client):
     clicks = [v for mv in committed["moves"] for v in (mv["from"], *mv["jumps"])]
     view = jump_clicks(client, "jump-reverse", clicks)
     assert view["chains"] == committed["moves"]
-    assert (view["verdict"], view["count"], view["optimum"]) == ("valid, optimal", "3 moves, 1 stone left", 3)
-    # the downloaded file is what `powertwo check` accepts
+    moves = len(committed["moves"])
+    assert (view["verdict"], view["count"], view["optimum"]) == \
+        ("valid, optimal", f"{moves} moves, 1 stone left", committed["objective"])
+    # the downloaded file is what `powertwo check` accepts, made for the board it was played on
+    assert view["solution"]["board_fingerprint"] == load("power-of-two").fingerprint
     checked = client.post("/api/check", json={"solution": view["solution"]}).json()
-    assert checked["valid"] and checked["notes"][0].startswith("3 moves, ")
+    assert checked["valid"] and checked["notes"][0].startswith(f"{moves} moves, ")
+    by_labels = jump_clicks(client, "jump-reverse", [load("power-of-two").label(v) for v in clicks])
+    assert by_labels["chains"] == committed["moves"]
 
 
 def test_jump_reverse_pick_up_refuse_and_undo(client):
@@ -279,7 +332,8 @@ def test_jump_reverse_pick_up_refuse_and_undo(client):
                  and v not in picked["landings"])
     refused = client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": picked["chains"],
                                              "click": empty}).json()
-    assert refused["illegal"] == f"{empty}: the stone on {stone} cannot jump there"
+    board = load("power-of-two")
+    assert refused["illegal"] == f"{board.label(empty)}: the stone on {board.label(stone)} cannot jump there"
     jumped = client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": picked["chains"],
                                             "click": picked["landings"][0]}).json()
     assert jumped["count"] == "1 move, 31 stones left" and jumped["picked"] is None
@@ -294,9 +348,10 @@ def test_jump_forward_committed_answer_by_clicks(client):
     assert view["chains"] == committed["steps"]
     assert (view["verdict"], view["count"]) == ("valid: 31 steps, 32 stones", "31 of 31 steps, 32 stones on the board")
     assert view["places"] == [] and view["solution"]["corner"] == committed["corner"]  # the chain may go on
-    first = client.post("/api/jump", json={"puzzle": "jump-forward", "click": 1}).json()
-    assert first["illegal"] == ("1: not next to the jumper at 60 (a new stone goes next to it) and no jump of the "
+    first = client.post("/api/jump", json={"puzzle": "jump-forward", "click": "a1"}).json()
+    assert first["illegal"] == ("a1: not next to the jumper at a13 (a new stone goes next to it) and no jump of the "
                                 "jumper lands there")
+    assert client.post("/api/jump", json={"puzzle": "jump-forward", "click": 1}).json()["illegal"] == first["illegal"]
     assert first["count"] == "0 of 31 steps, 1 stone on the board"
 
 
@@ -307,13 +362,21 @@ def test_jump_clicks_bad_input(client):
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": [{"place": 99, "jumps": []}]}),
                  400) == "jump-forward: step 1: node 99 does not exist on board power-of-two"
     assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": 1, "jumps": []}]}),
-                 400) == "jump-reverse: move 1: node 1 has no stone"
+                 400) == "jump-reverse: move 1: node a1 has no stone"
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "corner": 999}), 400) == \
         "field 'corner': node 999 does not exist on board power-of-two"
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "click": "x"}), 400) == \
-        "field 'click' has the wrong type (str)"
-    assert "at most 29 stones" in error(client.post("/api/jump", json={"puzzle": "jump-reverse",
-                                                                       "board": "power-of-two-pbmserv"}), 400)
+        "field 'click': node x does not exist on board power-of-two"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "click": 1.5}), 400) == \
+        "field 'click' has the wrong type (float)"
+    board = load("power-of-two")
+    sides = [list(line) for line in board.lines if all(abs(board.coord(v)[0]) == 6 for v in line)
+             or all(abs(board.coord(v)[1]) == 6 for v in line)]  # the square's four sides alone
+    assert len(sides) == 4
+    outline = dict(to_dict(board), name="outer-sides", lines=sides)  # no committed answer: a forward search
+    assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "board": outline}), 400) == (
+        "jump-forward: no sequence of 31 steps exists on board outer-sides: at most 9 stones: from corner a13 the "
+        "jumper lands on 8 nodes and can place stones on 8")
 
 
 def test_solver_progress_streams_as_server_sent_events(client):
@@ -323,7 +386,7 @@ def test_solver_progress_streams_as_server_sent_events(client):
         assert response.headers["content-type"].startswith("text/event-stream")
         events = [json.loads(line[len("data: "):]) for line in response.iter_lines() if line.startswith("data: ")]
     assert events[0]["state"] == "running" and events[-1]["state"] == "done"
-    assert (events[-1]["result"]["status"], events[-1]["result"]["objective"]) == ("optimal", 16)
+    assert (events[-1]["result"]["status"], events[-1]["result"]["objective"]) == ("optimal", 12)
     assert any("solving with cp-sat" in line for line in events[-1]["log"])
 
 

@@ -35,7 +35,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
 from powertwo.rules import Game, RulesError, get_game, game_names, validate_record
-from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names
+from powertwo.solvers.fields import node_ids
+from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names, solution_board
 
 MAX_BODY = 1 << 20
 """Request bodies larger than this (1 MiB) are refused with 413."""
@@ -159,13 +160,17 @@ def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any =
 
 
 def board_view(board: Board) -> dict:
-    """What the page needs to draw a board: nodes with coordinates and labels, lines, links."""
+    """What the page needs to draw a board: nodes with coordinates and labels (a cell is drawn as
+    a square, a link's end as a point), lines, links, and the fingerprint the page's downloaded
+    files carry."""
     points = {b for _, b in board.links}
+    cells = set(board.cells)
     return {
         "name": board.name,
+        "fingerprint": board.fingerprint,
         "description": board.description,
         "nodes": [{"id": v, "label": board.label(v), "x": float(board.coord(v)[0]), "y": float(board.coord(v)[1]),
-                   "point": v in points} for v in board.nodes],
+                   "point": v in points, "cell": v in cells} for v in board.nodes],
         "lines": [list(line) for line in board.lines],
         "line_texts": [board.line_text(k) for k in range(len(board.lines))],
         "links": [list(link) for link in board.links],
@@ -195,8 +200,10 @@ def no_paths(data: Mapping, where: str) -> None:
         raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
 
 
-def committed(puzzle: str, strict: bool = False) -> dict | None:
-    """The committed answer of a puzzle from the repository's results/ folder, when there is one."""
+def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
+    """The committed answer of a puzzle from the repository's results/ folder, when there is one
+    made for ``board`` (by its fingerprint; default: the default board)."""
+    board = board or load_board("power-of-two")
     stem = {"thats-my-line": "thats-my-line-16"}.get(puzzle, puzzle + ("-strict" if strict else ""))
     path = results_dir() / f"{stem}.json"
     if not path.is_file():
@@ -205,7 +212,9 @@ def committed(puzzle: str, strict: bool = False) -> dict | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
+        return None
+    return data
 
 
 def results_dir() -> Path:
@@ -231,7 +240,7 @@ def line_check(data: Mapping) -> dict:
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
     var = variant(puzzle, strict)
-    stone_set = sorted(set(stones))
+    stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
     counts = line_counts(board, stone_set)
     bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
     value = var.objective(board, stone_set)
@@ -265,7 +274,7 @@ def solitaire_check(data: Mapping) -> dict:
     solution = {"puzzle": "thats-my-line", "board": board.name, "stones": stones, "record": record,
                 "light": sorted(end.light), "dark": sorted(end.dark), "objective": total}
     report = get_puzzle("thats-my-line").check(solution, board)
-    done = committed("thats-my-line")
+    done = committed("thats-my-line", board=board)
     best = done.get("objective") if done and done.get("stones") == stones else None
     options = game.click_options(end, ())  # after the last legal move
     verdict = "invalid" if not report.valid else "valid, optimal" if total == best else "valid, not optimal"
@@ -289,14 +298,12 @@ def jump_clicks(data: Mapping) -> dict:
     board = board_of(data)
     try:
         if puzzle == FORWARD:
-            corner = field(data, "corner", int, None)
-            if corner is not None and not board.has_node(corner):
-                raise BadRequest(f"field 'corner': node {corner} does not exist on board {board.name}")
+            corner = node_field(data, "corner", board)
             origin: Any = corner_of(board, corner)
         elif "position" in data:
             origin = read_position(field(data, "position", list), board)
         else:
-            done = committed(puzzle) if board.name == "power-of-two" else None
+            done = committed(puzzle, board=board)
             origin = done["position"] if done else default_position(board, time_limit=JUMP_START_SECONDS)
         state = jc.replay(board, puzzle, origin, jc.chains_of(data.get("chains", [])))
         illegal = None
@@ -304,7 +311,7 @@ def jump_clicks(data: Mapping) -> dict:
             state = jc.replay(board, puzzle, origin, jc.entries(puzzle, jc.undo(state)))
         elif data.get("click") is not None:
             try:
-                chains = jc.click(board, state, field(data, "click", int))
+                chains = jc.click(board, state, node_field(data, "click", board))
                 state = jc.replay(board, puzzle, origin, jc.entries(puzzle, chains))
             except jc.IllegalClick as exc:
                 illegal = str(exc)
@@ -318,10 +325,10 @@ def jump_clicks(data: Mapping) -> dict:
         best = None
         verdict = ("valid: 31 steps, 32 stones" if report.valid else
                    "in progress" if state.next else f"stuck: no stone can be placed next to the jumper at "
-                                                   f"{state.jumper}; undo")
+                                                   f"{board.label(state.jumper)}; undo")
     else:
         count = f"{_count(n, 'move')}, {_count(len(state.stones), 'stone')} left"
-        done = committed(puzzle) if board.name == "power-of-two" else None
+        done = committed(puzzle, board=board)
         best = done.get("objective") if done and sorted(done["position"]) == sorted(origin) \
             and done.get("status") == "optimal" else None
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
@@ -343,6 +350,17 @@ def jump_clicks(data: Mapping) -> dict:
             "solution": solution}
 
 
+def node_field(data: Mapping, key: str, board: Board) -> int | None:
+    """A node named by a request field: its label (``"a13"``) or its id (``60``); None when absent."""
+    value = field(data, key, (int, str), None)
+    if value is None:
+        return None
+    try:
+        return board.node(value)
+    except BoardError as exc:
+        raise BadRequest(f"field '{key}': {exc}") from None
+
+
 def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
 
@@ -355,13 +373,23 @@ def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
     return puzzle.check(data, board)
 
 
+def file_board(data: Mapping, solution: Mapping) -> Board:
+    """The board a solution file is judged against, as ``powertwo check`` chooses it
+    (:func:`solution_board`): the board it was made for, or the request's ``board`` (the CLI's
+    ``--board``); a file made for another board is refused in one line naming that board."""
+    no_paths(solution, "solution")
+    try:
+        return solution_board(solution, "solution", board_of(data) if "board" in data else None)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def file_check(data: Mapping) -> dict:
     """A whole solution file or game record, as ``powertwo check`` checks it."""
     solution = field(data, "solution", dict)
-    no_paths(solution, "solution")
     if "puzzle" in solution:
         p = get_puzzle(field(solution, "puzzle", str))
-        board = board_of(solution)
+        board = file_board(data, solution)
         try:
             report = check_upload(p, solution, board)
         except SolutionError as exc:
@@ -380,8 +408,8 @@ def file_check(data: Mapping) -> dict:
 def sequence_frames(data: Mapping) -> dict:
     """The frames of an answer or record to step through: stones, arrows and a caption each."""
     item = field(data, "solution", dict)
-    no_paths(item, "solution")
     if "game" in item:
+        no_paths(item, "solution")
         try:
             res = validate_record(item)
         except RulesError as exc:
@@ -394,8 +422,11 @@ def sequence_frames(data: Mapping) -> dict:
     puzzle = field(item, "puzzle", str)
     if puzzle not in SEQUENCE_PUZZLES:
         raise BadRequest(f"sequences are shown for {', '.join(SEQUENCE_PUZZLES)} and game records, not {puzzle!r}")
-    board = board_of(item)
-    report = check_upload(get_puzzle(puzzle), item, board)
+    board = file_board(data, item)
+    try:
+        report = check_upload(get_puzzle(puzzle), item, board)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
     if puzzle == "thats-my-line":
@@ -414,28 +445,33 @@ def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
     from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
 
     tables = JumpTables(board, symmetry=False)
+    ids = lambda raw: node_ids(list(raw), board, puzzle)  # noqa: E731 - the file may name nodes by labels
     frames = []
     if puzzle == "jump-reverse":
-        occ = set(item["position"])
+        occ = set(ids(item["position"]))
         frames.append({"stones": [{"node": v, "color": "light"} for v in sorted(occ)], "arrows": [],
                        "caption": f"start: {len(occ)} stones"})
         for k, mv in enumerate(item["moves"], start=1):
-            replay_chain(tables, occ, mv["from"], mv["jumps"], "", remove=True)
-            frames.append({"stones": [{"node": v, "color": "dark" if v == mv["jumps"][-1] else "light"}
+            start, jumps = ids([mv["from"]])[0], ids(mv["jumps"])
+            replay_chain(tables, occ, start, jumps, "", remove=True)
+            frames.append({"stones": [{"node": v, "color": "dark" if v == jumps[-1] else "light"}
                                       for v in sorted(occ)],
-                           "arrows": [{"path": [mv["from"], *mv["jumps"]]}],
-                           "caption": f"after move {k}: {len(mv['jumps'])} jump(s), {len(occ)} stones left"})
+                           "arrows": [{"path": [start, *jumps]}],
+                           "caption": f"after move {k}: {'-'.join(board.label(v) for v in (start, *jumps))}, "
+                                      f"{len(jumps)} jump(s), {len(occ)} stones left"})
         return frames
-    jumper = item["corner"]
+    jumper = ids([item["corner"]])[0]
     occ = {jumper}
-    frames.append({"stones": [{"node": jumper, "color": "dark"}], "arrows": [], "caption": "start: the jumper"})
+    frames.append({"stones": [{"node": jumper, "color": "dark"}], "arrows": [],
+                   "caption": f"start: the jumper on {board.label(jumper)}"})
     for k, step in enumerate(item["steps"], start=1):
-        occ.add(step["place"])
+        place, jumps = ids([step["place"]])[0], ids(step["jumps"])
+        occ.add(place)
         before = jumper
-        _, jumper = replay_chain(tables, occ, jumper, step["jumps"], "", remove=False)
+        _, jumper = replay_chain(tables, occ, jumper, jumps, "", remove=False)
         frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
-                       "arrows": [{"path": [before, *step["jumps"]]}],
-                       "caption": f"after step {k}: placed {step['place']}, {len(step['jumps'])} jump(s), "
+                       "arrows": [{"path": [before, *jumps]}],
+                       "caption": f"after step {k}: placed {board.label(place)}, {len(jumps)} jump(s), "
                                   f"{len(occ)} stones"})
     return frames
 
@@ -471,10 +507,15 @@ def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
 
 
 def clicks_of(data: Mapping, board: Board) -> list[int]:
-    clicks = field(data, "clicks", list, [])
-    for v in clicks:
-        if not board.has_node(v):
-            raise BadRequest(f"field 'clicks': {v!r} is not a node of board {board.name}")
+    """The nodes clicked so far (labels or ids), as node ids."""
+    clicks = []
+    for v in field(data, "clicks", list, []):
+        try:
+            if not isinstance(v, (int, str)):
+                raise BoardError(str(v))
+            clicks.append(board.node(v))
+        except BoardError:
+            raise BadRequest(f"field 'clicks': {str(v)[:40]} is not a node of board {board.name}") from None
     return clicks
 
 

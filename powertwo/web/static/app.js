@@ -3,6 +3,7 @@
 import { BoardView } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
+const DEFAULT_BOARD = "power-of-two";  // the puzzles' board (the server's default)
 let meta = null;
 let pending = 0;
 
@@ -79,7 +80,7 @@ async function initBoards() {
       if (id === null) return;
       const b = boards.view.board;
       const texts = lines.map((k) => b.line_texts[k]);
-      $("board-hover").textContent = `node ${id} (${boards.view.label(id)}): ${lines.length} line(s) ${texts.join(", ")}`;
+      $("board-hover").textContent = `${boards.view.label(id)} (node ${id}): ${lines.length} line(s) ${texts.join(", ")}`;
     },
   });
   fill($("board-select"), meta.boards.map((b) => [b, b]));
@@ -90,7 +91,7 @@ async function initBoards() {
       showBoard(await api("/api/board", { board: raw }));
     } catch (e) { $("board-info").textContent = e.message; }
   });
-  await loadBoard("power-of-two");
+  await loadBoard(DEFAULT_BOARD);
 }
 async function loadBoard(name) {
   $("board-select").value = name;
@@ -106,7 +107,7 @@ function showBoard(b) {
 const puzzles = { view: null, stones: new Set(), puzzle: null, run: null };
 async function initPuzzles() {
   puzzles.view = new BoardView($("puzzle-svg"), { onClick: (v) => togglePuzzleStone(v) });
-  puzzles.view.draw(await api("/api/board/power-of-two"));
+  puzzles.view.draw(await api(`/api/board/${DEFAULT_BOARD}`));
   const placeable = meta.puzzles.filter((p) => p.kind === "place" || p.kind === "record" || isJump(p));
   fill($("puzzle-select"), placeable.map((p, k) => [k, p.title]));
   puzzles.list = placeable;
@@ -126,36 +127,39 @@ async function initPuzzles() {
     if (isJump(puzzles.puzzle)) {
       puzzles.chains = [...(c.steps || c.moves)];
       puzzles.origin = c.position || null;
-    } else if (puzzles.puzzle.kind === "record") puzzles.record = [...c.record]; else puzzles.stones = new Set(c.stones);
+    } else if (puzzles.puzzle.kind === "record") puzzles.record = [...c.record];
+    else puzzles.stones = new Set(c.stones.map((v) => puzzles.view.node(v)));
     livePuzzleCheck();
   });
   $("puzzle-download").addEventListener("click", () => {
     const p = puzzles.puzzle;
     if (isJump(p)) { download(`${p.name}.json`, puzzles.lastCheck.solution); return; }
+    const board = { board: puzzles.view.board.name, board_fingerprint: puzzles.view.board.fingerprint };
     if (p.kind === "record") {
       const r = puzzles.lastCheck;
-      download(`${p.name}.json`, { puzzle: p.name, board: "power-of-two", stones: p.committed ? p.committed.stones : 16,
+      download(`${p.name}.json`, { puzzle: p.name, ...board, stones: p.committed ? p.committed.stones : 16,
         record: r.record, light: r.stones_view.filter((s) => s.color === "light").map((s) => s.node),
         dark: r.stones_view.filter((s) => s.color === "dark").map((s) => s.node), objective: r.objective });
       return;
     }
     download(`${p.name}${p.strict ? "-strict" : ""}.json`, {
-      puzzle: p.name, board: "power-of-two", stones: [...puzzles.stones].sort((a, b) => a - b), strict: p.strict });
+      puzzle: p.name, ...board, stones: [...puzzles.stones].sort((a, b) => a - b), strict: p.strict });
   });
   $("puzzle-file").addEventListener("change", async () => {
     try {
       const data = await readFile($("puzzle-file"));
       const k = puzzles.list.findIndex((p) => p.name === data.puzzle && p.strict === !!data.strict);
       if (k < 0) throw new Error(`not a solution of ${puzzles.list.map((p) => p.name).join(", ")}`);
+      // the whole file first, as powertwo check reads it: one made for another board is refused
+      const full = await api("/api/check", { solution: data });
       $("puzzle-select").value = k;
       await choosePuzzle(false);
       if (isJump(puzzles.puzzle)) {
         puzzles.chains = [...(data.steps || data.moves || [])];
         puzzles.origin = data.position || null;
       } else if (puzzles.puzzle.kind === "record") puzzles.record = [...(data.record || [])];
-      else puzzles.stones = new Set(data.stones || []);
+      else puzzles.stones = new Set((data.stones || []).map((v) => puzzles.view.node(v)));
       await livePuzzleCheck();
-      const full = await api("/api/check", { solution: data });
       list($("notes"), [`the file, as powertwo check reads it: ${full.valid ? "valid" : "invalid"}`, ...full.notes]);
       if (!full.valid) list($("faults"), full.faults);
     } catch (e) { verdict($("verdict"), e.message, false); }
@@ -171,7 +175,7 @@ async function initPuzzles() {
       puzzles.origin = r.position || null;
       livePuzzleCheck();
     } else if (r && r.record && puzzles.puzzle.kind === "record") { puzzles.record = [...r.record]; livePuzzleCheck(); }
-    else if (r && Array.isArray(r.stones)) { puzzles.stones = new Set(r.stones); livePuzzleCheck(); }
+    else if (r && Array.isArray(r.stones)) { puzzles.stones = new Set(r.stones.map((v) => puzzles.view.node(v))); livePuzzleCheck(); }
   });
   await choosePuzzle();
 }
@@ -219,7 +223,7 @@ async function liveRecordCheck() {
   const p = puzzles.puzzle;
   const serial = ++checkSerial;
   try {
-    const r = await api("/api/check", { puzzle: p.name, board: "power-of-two", record: puzzles.record,
+    const r = await api("/api/check", { puzzle: p.name, board: DEFAULT_BOARD, record: puzzles.record,
       stones: p.committed ? p.committed.stones : 16 });
     if (serial !== checkSerial) return;
     puzzles.lastCheck = r;
@@ -248,7 +252,7 @@ async function jumpRequest(extra) {
   const p = puzzles.puzzle;
   const serial = ++checkSerial;
   try {
-    const req = { puzzle: p.name, board: "power-of-two", chains: puzzles.chains, ...extra };
+    const req = { puzzle: p.name, board: DEFAULT_BOARD, chains: puzzles.chains, ...extra };
     if (p.name === "jump-reverse" && puzzles.origin) req.position = puzzles.origin;
     const r = await api("/api/jump", req);
     if (serial !== checkSerial) return;
@@ -278,7 +282,7 @@ async function livePuzzleCheck() {
   puzzles.view.setStones(stones.map((v) => ({ node: v, color: "dark" })));
   const serial = ++checkSerial;
   try {
-    const r = await api("/api/check", { puzzle: p.name, strict: p.strict, board: "power-of-two", stones });
+    const r = await api("/api/check", { puzzle: p.name, strict: p.strict, board: DEFAULT_BOARD, stones });
     if (serial !== checkSerial) return;
     verdict($("verdict"), r.verdict, r.valid && r.verdict === "valid, optimal" ? true : r.valid ? null : false);
     const what = p.name === "two-by-two" ? "lines with two" : "stones";
@@ -494,6 +498,7 @@ async function computerMove() {
 // ------------------------------------------------------------------ start
 async function main() {
   meta = await api("/api/meta");
+  $("show-ids").addEventListener("change", () => document.body.classList.toggle("show-ids", $("show-ids").checked));
   for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => show(b.dataset.view));
   await Promise.all([initBoards(), initPuzzles(), initSequences(), initGames()]);
   show(["boards", "puzzles", "sequences", "games"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "boards");

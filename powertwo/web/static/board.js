@@ -1,5 +1,8 @@
 // Draws a board as SVG from the server's board data (exact coordinates, lines, links).
 // It holds no rules: stones, marks and highlighted lines are what the server says.
+// Each node carries its label (a1 .. m13 on the Power of Two board) and its id; the page shows
+// one of the two (body.show-ids shows the ids), small, below and right of the node, clear of
+// the stone on it.
 
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 720;
@@ -51,6 +54,7 @@ export class BoardView {
     this.gLines = el("g", {}, svg);
     this.gNodes = el("g", {}, svg);
     this.gStones = el("g", {}, svg);
+    this.gLabels = el("g", {}, svg);
     this.gArrows = el("g", {}, svg);
     for (const [a, b] of board.links) {
       const [ax, ay] = this.pos[a], [bx, by] = this.pos[b];
@@ -62,24 +66,26 @@ export class BoardView {
     });
     this.linesThrough = {};
     board.lines.forEach((line, k) => line.forEach((v) => (this.linesThrough[v] ||= []).push(k)));
-    const squares = new Set(board.nodes.filter((n) => /^[a-z][0-9]{1,2}$/.test(n.label) && !n.point).map((n) => n.id));
     this.nodeEls = {};
     for (const n of board.nodes) {
       const [x, y] = this.pos[n.id];
       const r = n.point ? this.r * 0.55 : this.r;
-      const shape = squares.has(n.id) && board.links.length
+      const shape = n.cell
         ? el("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: 3 }, this.gNodes)
         : el("circle", { cx: x, cy: y, r }, this.gNodes);
-      shape.setAttribute("class", "node" + (n.point ? " point" : ""));
+      shape.setAttribute("class", "node" + (n.point ? " point" : "") + (n.cell ? " square" : ""));
       shape.dataset.node = n.id;
       shape.dataset.label = n.label;
       const title = el("title", {}, shape);
-      title.textContent = n.label === String(n.id) ? `node ${n.id}` : `node ${n.id} (${n.label})`;
+      title.textContent = n.label === String(n.id) ? `node ${n.id}` : `${n.label} (node ${n.id})`;
       shape.addEventListener("mouseenter", () => this.hover(n.id, true));
       shape.addEventListener("mouseleave", () => this.hover(n.id, false));
       shape.addEventListener("click", () => this.onClick && this.onClick(n.id));
       this.nodeEls[n.id] = shape;
-      if (!n.point) el("text", { class: "label", x, y: y + r + 7 }, this.gNodes).textContent = n.label;
+      if (n.point) continue;
+      const at = { x: x + r * 0.8, y: y + r * 0.8 };  // below right, clear of a stone (radius 0.82 r)
+      el("text", { class: "label name", ...at }, this.gLabels).textContent = n.label;
+      el("text", { class: "label id", ...at }, this.gLabels).textContent = String(n.id);
     }
   }
 
@@ -90,6 +96,13 @@ export class BoardView {
 
   label(id) {
     return this.board.nodes[id - 1].label;
+  }
+
+  // The id of a node named by its label ("a13") or its id (60 or "60"), as files may name it.
+  node(name) {
+    if (typeof name === "number") return name;
+    const found = this.board.nodes.find((n) => n.label === name);
+    return found ? found.id : Number(name);
   }
 
   setStones(stones) {
