@@ -110,16 +110,16 @@ def _timings(rows: list[ResultRow], seconds: float) -> dict:
 
 
 def _side_by_side(rows: list[ResultRow], extra: dict[str, list[ResultRow]]) -> list[str]:
-    """The optima of every board in one table (issue 14)."""
+    """The optima of every board in one table (the default board first)."""
     names = ["power-of-two", *extra]
     cells: dict[tuple[str, str], dict[str, str]] = {}
     for board_name, board_rows in zip(names, [rows, *extra.values()], strict=True):
         for r in board_rows:
-            if r.variant.startswith("benchmark"):
+            if r.variant.startswith("benchmark") or r.puzzle == INFERENCE:
                 continue
             variant = "-" if r.puzzle.startswith("jump-forward") else r.variant
             cells.setdefault((r.puzzle, variant), {})[board_name] = f"{r.optimum} ({r.status}, {r.seconds:.2f} s)"
-    out = ["## Both boards side by side", "",
+    out = ["## The boards side by side", "",
            "| puzzle | variant | " + " | ".join(f"`{n}`" for n in names) + " |",
            "|---|---|" + "---|" * len(names)]
     for (puzzle, variant), by_board in cells.items():
