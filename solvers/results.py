@@ -66,7 +66,7 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
         rows.extend(hook(out, progress))
     extra: dict[str, list[ResultRow]] = {}
     if not only:
-        for board_name in EXTRA_BOARDS:  # issue 14: every puzzle on the other boards too
+        for board_name in EXTRA_BOARDS:  # every puzzle on the other boards too
             progress(f"board {board_name}: solving every puzzle")
             extra[board_name] = run_board(out, board_name, progress)
         every = rows + [r for board_rows in extra.values() for r in board_rows]
