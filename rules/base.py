@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board
+from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped
 from powertwo.boards.jsonfile import loads as json_loads
 
 Player = int
@@ -61,7 +61,7 @@ class InvalidMoveError(RulesError):
 class IllegalMoveError(RulesError):
     """The move breaks a rule. Carries the move text, the player, the move number and the reason.
 
-    ``str(err)`` reads ``move 12 (Dark) 31-28: destination 28 is occupied``.
+    ``str(err)`` reads ``move 12 (Dark) d7-c6: destination c6 is occupied``.
     """
 
     def __init__(self, reason: str, *, move: str = "", player: str = "", number: int | None = None):
@@ -424,8 +424,11 @@ class Game(Generic[S, M]):
 
     # ------------------------------------------------------------ records
     def record(self, moves: Iterable[str], *, start: str | None = None, position: dict | None = None) -> dict:
-        """A game record object (see :func:`validate_record`)."""
+        """A game record object (see :func:`validate_record`). A game on another board than its
+        default names it: ``board`` and ``board_fingerprint``, as answer files do."""
         out: dict[str, Any] = {"game": self.name}
+        if self.board.fingerprint != load_board(self.board_name).fingerprint:
+            out |= {"board": self.board.name, "board_fingerprint": self.board.fingerprint}
         non_default = {k: v for k, v in self.options.items()
                        if v != next(o.default for o in self.options_spec if o.name == k)}
         if non_default:
@@ -483,7 +486,8 @@ class RecordResult:
 
 
 def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
-    """Read a record object: ``{"game", "options"?, "start"? | "position"?, "moves": [...]}``."""
+    """Read a record object: ``{"game", "board"?, "board_fingerprint"?, "options"?, "start"? |
+    "position"?, "moves": [...]}`` (see :func:`record_board` for the fingerprint)."""
     if isinstance(data, (str, bytes)):
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
@@ -508,6 +512,7 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
         except BoardError as exc:
             raise RecordError(f"{where}: {exc}") from None
     game = get_game(data["game"], board, **options)
+    record_board(data, game.board, where)
     if "position" in data and data["position"] is not None:
         if not isinstance(data["position"], dict):
             raise RecordError(f"{where}: field 'position' must be an object")
@@ -526,6 +531,25 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RecordError(f"{where}: field 'moves' must be a list of move strings")
     return game, state, moves
+
+
+def record_board(data: Mapping, board: Board, where: str = "record") -> None:
+    """A record that carries ``board_fingerprint`` is judged only against the board it was made
+    for: refuse it, naming that board, when ``board`` (the one it names, or the game's default)
+    has another fingerprint. A record without one is judged against ``board``."""
+    fingerprint = data.get("board_fingerprint")
+    if fingerprint is None:
+        return
+    if not isinstance(fingerprint, str):
+        raise RecordError(f"{where}: field 'board_fingerprint' must be a string")
+    if fingerprint == board.fingerprint:
+        return
+    made_for = next((name for name in shipped() if load_board(name).fingerprint == fingerprint), None)
+    if made_for is not None:
+        raise RecordError(f"{where}: made for board {made_for}, not for {board.name} "
+                          f"(name it in field 'board')")
+    raise RecordError(f"{where}: made for a board with fingerprint {fingerprint}, but {board.name} has "
+                      f"fingerprint {board.fingerprint}; name the board file it was made for in field 'board'")
 
 
 def validate_record(data: Any, where: str = "record") -> RecordResult:

@@ -19,8 +19,8 @@ Bewegung übrig hat"); with the option ``count_win`` the game ends there and the
 player with more free nodes wins (equal counts: the game goes on), without it the
 report is an adjudication aid and the game goes on (RULES.md §3, revised 2026-11-22).
 
-Notation: ``60-62*47`` (move 60-62, throw to 47); ``60-62*47^31`` (the stone on
-31 picked up and thrown to 47); ``60-62`` when no throw is possible.
+Notation (labels or ids): ``a13-e13*c11`` (move a13-e13, throw to c11); ``a13-e13*c11^e9``
+(the stone on e9 picked up and thrown to c11); ``a13-e13`` when no throw is possible.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
                "end the game when the candidates are separated: more free nodes to move in wins (equal: play on)",
                choices=(False, True)),
     )
-    notation_help = "FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. 60-62*47 or 60-62*47^31"
+    notation_help = "FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. a13-e13*c11 or a13-e13*c11^e9 (labels or ids)"
 
     # ------------------------------------------------------------ geometry
     @cached_property
@@ -285,7 +285,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         t = "".join(text.split())
         if not t:
-            raise InvalidMoveError("empty move (write FROM-TO*THROWN, e.g. 60-62*47)")
+            raise InvalidMoveError("empty move (write FROM-TO*THROWN, e.g. a13-e13*c11)")
         pickup = throw = None
         if "^" in t:
             t, _, picked = t.partition("^")
@@ -297,7 +297,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
             throw = self.node_from_text(thrown)
         parts = t.split("-")
         if len(parts) != 2 or not all(parts):
-            raise InvalidMoveError(f"{t!r} is not a move FROM-TO (e.g. 60-62)")
+            raise InvalidMoveError(f"{t!r} is not a move FROM-TO (e.g. a13-e13)")
         frm, to = (self.node_from_text(p) for p in parts)
         return Hurl(frm, to, throw, pickup)
 

@@ -22,9 +22,9 @@ A player with 16 stones on the board after a completed turn wins; a player
 without a legal move on their turn loses. Two turns are distinct when their
 slide or their set of placed nodes differ, so placements are enumerated as sets.
 
-Notation: ``42-47 +46 +53`` (placements in any order; written sorted by id).
+Notation: ``e9-d7 +c6`` (labels or ids; placements in any order, written sorted by id).
 Start positions: ``standard``, ``corners`` (from the board file) and ``custom``,
-given as ``custom:60,64,42,43/1,5,22,23`` (Light / Dark) or
+given as ``custom:a13,m13,c8,k8/a1,m1,c6,k6`` (Light / Dark) or
 ``start("custom", light=..., dark=...)``; custom starts obey the spacing rule
 (two start stones on a common line have at least 2 nodes between them).
 """
@@ -105,7 +105,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
                "the earlier reading: a doorway left empty by a short reserve ages (or retires) its own stones too",
                choices=(False, True)),
     )
-    notation_help = "FROM-TO then +NODE for every placed stone, e.g. '42-47 +46 +53'"
+    notation_help = "FROM-TO then +NODE for every placed stone, e.g. 'e9-d7 +c6' (labels or ids)"
 
     def __init__(self, board=None, **options: Any):
         super().__init__(board, **options)
@@ -137,7 +137,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
     def _custom_text(self, text: str) -> dict[str, list[str]]:
         body = text[len("custom"):]
         if not body.startswith(":") or body.count("/") != 1:
-            raise RecordError(f"start {text!r}: write a custom start as custom:L,L,L,L/D,D,D,D (node ids)")
+            raise RecordError(f"start {text!r}: write a custom start as custom:L,L,L,L/D,D,D,D (labels or ids)")
         light, dark = body[1:].split("/")
         return {"light": [t for t in light.split(",") if t.strip()], "dark": [t for t in dark.split(",") if t.strip()]}
 
@@ -362,10 +362,10 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
             raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
         tokens = text.replace("+", " +").split()
         if not tokens:
-            raise InvalidMoveError("empty move (write FROM-TO +NODE ..., e.g. 42-47 +46)")
+            raise InvalidMoveError("empty move (write FROM-TO +NODE ..., e.g. e9-d7 +c6)")
         slide = tokens[0].split("-")
         if len(slide) != 2 or not all(slide):
-            raise InvalidMoveError(f"{tokens[0]!r} is not a slide FROM-TO (e.g. 42-47)")
+            raise InvalidMoveError(f"{tokens[0]!r} is not a slide FROM-TO (e.g. e9-d7)")
         frm, to = (self.node_from_text(t) for t in slide)
         placed = []
         for tok in tokens[1:]:

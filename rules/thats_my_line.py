@@ -99,7 +99,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
     options_spec = (
         Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)", parse=read_stones),
     )
-    notation_help = "a node id (e.g. 17) places a stone there; 'pass' when the mover cannot place"
+    notation_help = "a node (label or id, e.g. g13) places a stone there; 'pass' when the mover cannot place"
 
     def __init__(self, board=None, **options: Any):
         super().__init__(board, **options)
@@ -212,7 +212,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         if t.lower() == "pass":
             return PASS
         if not t:
-            raise InvalidMoveError("empty move (write a node id or 'pass')")
+            raise InvalidMoveError("empty move (write a node, e.g. g13, or 'pass')")
         return Place(self.node_from_text(t))
 
     def format_move(self, move: ThatsMyLineMove, state: ThatsMyLineState | None = None) -> str:
