@@ -143,9 +143,9 @@ BOARD_HELP = ("Judge a solution file against board NAME or FILE. A file that car
 def given_board(board: str | None, file: str, data: object):
     """The ``--board`` a solution file is judged against (None: the board the file names); a
     game record names its own board, so ``--board`` is refused for one."""
-    if board is None:
-        return None
-    if not (isinstance(data, dict) and "puzzle" in data):
+    if board is None or not isinstance(data, dict) or "puzzle" not in data and "game" not in data:
+        return None  # neither a solution nor a record: the command says so
+    if "puzzle" not in data:
         from powertwo.solvers.registry import SolutionError
 
         raise SolutionError(f"{file}: --board applies to solution files; a game record names its board "
