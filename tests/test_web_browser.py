@@ -96,12 +96,56 @@ def test_board_hover_names_the_node_and_lights_its_lines(page):
     from powertwo.boards import load
 
     board = load("power-of-two")
-    through = [k for k, line in enumerate(board.lines) if 42 in line]
-    page.hover("#board-svg [data-node='42']")
-    page.wait_for_function("document.querySelector('#board-hover').textContent.startsWith('node 42')")
+    e9 = board.node("e9")
+    through = [k for k, line in enumerate(board.lines) if e9 in line]
+    page.hover("#board-svg [data-label='e9']")
+    page.wait_for_function(f"document.querySelector('#board-hover').textContent.startsWith('e9 (node {e9}): "
+                           f"{len(through)} line(s) {board.line_text(through[0])}')")
     hot = page.eval_on_selector_all("#board-svg .line.hot", "els => els.map(e => Number(e.dataset.line))")
     assert sorted(hot) == through
     shot(page, "boards")
+
+
+def visible_texts(page, selector: str) -> list[str]:
+    return page.eval_on_selector_all(selector, "els => els.filter(e => e.getBBox().width > 0 && "
+                                               "getComputedStyle(e).display !== 'none').map(e => e.textContent)")
+
+
+def test_board_is_drawn_to_scale_with_labels_clear_of_nodes_and_ids_on_request(page):
+    from fractions import Fraction
+
+    from powertwo.boards import load
+
+    board = load("power-of-two")
+    centres = page.eval_on_selector_all(
+        "#board-svg circle.node", "els => els.map(e => [Number(e.dataset.node), Number(e.getAttribute('cx')), "
+        "Number(e.getAttribute('cy')), Number(e.getAttribute('r'))])")
+    at = {v: (x, y) for v, x, y, _ in centres}
+    assert sorted(at) == list(board.nodes)
+    (left, top), (right, bottom) = at[board.node("a1")], at[board.node("m13")]
+    for v in board.nodes:  # every node where its exact coordinates put it (f3 at (-6/5, 18/5))
+        x, y = board.coord(v)
+        assert at[v][0] - left == pytest.approx(float((x + 6) / 12) * (right - left), abs=0.05)
+        assert at[v][1] - top == pytest.approx(float((6 - y) / 12) * (bottom - top), abs=0.05)
+    assert board.coord(board.node("f3")) == (Fraction(-6, 5), Fraction(18, 5))
+    radius = centres[0][3]
+    gap = min(((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 for a, (ax, ay) in at.items() for b, (bx, by) in at.items()
+              if a < b)
+    assert gap > 2 * radius  # no two nodes touch
+    # the labels by default, each clear of every node and of every other label
+    assert sorted(visible_texts(page, "#board-svg text.label")) == sorted(board.labels)
+    boxes = page.eval_on_selector_all("#board-svg text.label.name", "els => els.map(e => { const b = e.getBBox(); "
+                                      "return [b.x, b.y, b.x + b.width, b.y + b.height]; })")
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        for cx, cy in at.values():
+            near_x, near_y = min(max(cx, x0), x1), min(max(cy, y0), y1)
+            assert (near_x - cx) ** 2 + (near_y - cy) ** 2 >= radius ** 2, (board.labels[k], cx, cy)
+        for u0, v0, u1, v1 in boxes[k + 1:]:
+            assert x1 <= u0 or u1 <= x0 or y1 <= v0 or v1 <= y0
+    page.click("#show-ids")
+    assert sorted(visible_texts(page, "#board-svg text.label"), key=int) == [str(v) for v in board.nodes]
+    page.click("#show-ids")
+    assert "f3" in visible_texts(page, "#board-svg text.label")
 
 
 # ---------------------------------------------------------------- puzzles
@@ -138,7 +182,7 @@ def test_solitaire_record_by_clicks(page):
         if move == "pass":
             page.click("#puzzle-pass")
         else:
-            page.click(f"#puzzle-svg [data-node='{move}']")
+            page.click(f"#puzzle-svg [data-label='{move}']")
         page.wait_for_function(f"document.querySelector('#puzzle-stats').textContent.startsWith('{k} moves')")
     page.wait_for_function("document.querySelector('#verdict').textContent === 'valid, optimal'")
     stats = page.inner_text("#puzzle-stats")
@@ -157,7 +201,7 @@ def test_jump_reverse_by_clicks(page):
     committed = json.loads((RESULTS / "jump-reverse.json").read_text())
     view(page, "puzzles")
     select_containing(page, "#puzzle-select", "Get a Jump On, reverse")
-    wait_text(page, "#puzzle-stats", "0 moves, 32 stones left (optimum 3 moves)")
+    wait_text(page, "#puzzle-stats", f"0 moves, 32 stones left (optimum {committed['objective']} moves)")
     left = len(committed["position"])
     for k, move in enumerate(committed["moves"], start=1):
         page.click(f"#puzzle-svg [data-node='{move['from']}']")
@@ -181,8 +225,8 @@ def test_jump_forward_by_clicks_an_illegal_click_and_undo(page):
         for v in (step["place"], *step["jumps"][1:]):  # the first landing follows the placement
             page.click(f"#puzzle-svg [data-node='{v}']")
         wait_text(page, "#puzzle-stats", f"{k} of 31 steps, {k + 1} stones on the board")
-    page.click("#puzzle-svg [data-node='1']")
-    wait_text(page, "#faults", "not next to the jumper", exact=False)
+    page.click("#puzzle-svg [data-label='a1']")
+    wait_text(page, "#faults", "a1: not next to the jumper", exact=False)
     assert page.inner_text("#verdict") == "in progress"
     shot(page, "puzzles-jump-forward")
     page.click("#puzzle-undo")
@@ -194,7 +238,7 @@ def test_solve_streams_progress_then_shows_the_answer(page):
     page.select_option("#puzzle-select", label="One by One")
     page.fill("#solve-limit", "60")
     page.click("#solve-start")
-    wait_text(page, "#solve-log", "status optimal, objective 16", exact=False)
+    wait_text(page, "#solve-log", "status optimal, objective 12", exact=False)  # README's figure
     assert "solving with cp-sat" in page.inner_text("#solve-log")
     page.click("#solve-show")
     wait_text(page, "#verdict", "valid, optimal")
@@ -268,8 +312,9 @@ def test_power_of_two_clicks_illegal_reason_undo_download_validate(page, tmp_pat
     page.click(f"#game-svg [data-node='{wrong}']")
     page.wait_for_function("document.querySelector('#game-reason').textContent.length > 0")
     reason = page.inner_text("#game-reason")
-    expected = game.reason_illegal(state, game.parse_move(f"{first}-{wrong}", state))
-    assert expected and reason == f"{first}-{wrong}: {expected}"
+    text = f"{game.board.label(first)}-{game.board.label(wrong)}"
+    expected = game.reason_illegal(state, game.parse_move(text, state))
+    assert expected and reason == f"{text}: {expected}"
     page.click("#game-undo")  # takes back the picked node
     page.wait_for_function("document.querySelector('#game-svg .picked') === null")
     page.click("#game-undo")  # takes back the third move

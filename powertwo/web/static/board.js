@@ -1,13 +1,14 @@
 // Draws a board as SVG from the server's board data (exact coordinates, lines, links).
 // It holds no rules: stones, marks and highlighted lines are what the server says.
 // Each node carries its label (a1 .. m13 on the Power of Two board) and its id; the page shows
-// one of the two (body.show-ids shows the ids), small, below and right of the node, clear of
-// the stone on it.
+// one of the two (body.show-ids shows the ids), small, beside the node where it touches no other
+// node and no other label, clear of the stone on it.
 
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 720;
 const PAD = 34;
 const STEP_MS = 160;  // one jump of an animated chain
+const LABEL_CHAR = 5.8, LABEL_HEIGHT = 10;  // the size of a label's letters (9px font, with a margin)
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);
@@ -82,11 +83,45 @@ export class BoardView {
       shape.addEventListener("mouseleave", () => this.hover(n.id, false));
       shape.addEventListener("click", () => this.onClick && this.onClick(n.id));
       this.nodeEls[n.id] = shape;
+    }
+    const placed = [];
+    for (const n of board.nodes) {
       if (n.point) continue;
-      const at = { x: x + r * 0.8, y: y + r * 0.8 };  // below right, clear of a stone (radius 0.82 r)
+      const at = this.labelPlace(n, placed);
       el("text", { class: "label name", ...at }, this.gLabels).textContent = n.label;
       el("text", { class: "label id", ...at }, this.gLabels).textContent = String(n.id);
     }
+  }
+
+  // Where a node's label goes (its top left corner): the first of eight places around the node
+  // (a point: diagonals first; a grid square: below it first, as on a chequered board) whose box,
+  // as wide as the longer of label and id, keeps clear of every node and of the labels placed
+  // before; the first place when none is.
+  labelPlace(n, placed) {
+    const [x, y] = this.pos[n.id];
+    const r = this.r, d = r * 0.8;
+    const w = LABEL_CHAR * Math.max(n.label.length, String(n.id).length), h = LABEL_HEIGHT;
+    const diagonal = [[x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]];
+    const straight = [[x - w / 2, y + r + 1], [x - w / 2, y - r - 1 - h], [x + r + 2, y - h / 2], [x - r - 2 - w, y - h / 2]];
+    const spots = n.cell ? [...straight, ...diagonal] : [...diagonal, ...straight];
+    const apart = ([x0, y0, x1, y1], [u0, v0, u1, v1]) => x1 <= u0 || u1 <= x0 || y1 <= v0 || v1 <= y0;
+    const clear = ([x0, y0]) => {
+      const box = [x0, y0, x0 + w, y0 + h];
+      for (const m of this.board.nodes) {
+        const [cx, cy] = this.pos[m.id];
+        if (m.cell) {
+          if (!apart(box, [cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1])) return false;
+          continue;
+        }
+        const reach = (m.point ? r * 0.55 : r) + 1;
+        const dx = Math.min(Math.max(cx, x0), box[2]) - cx, dy = Math.min(Math.max(cy, y0), box[3]) - cy;
+        if (dx * dx + dy * dy < reach * reach) return false;
+      }
+      return placed.every((other) => apart(box, other));
+    };
+    const [x0, y0] = spots.find(clear) || spots[0];
+    placed.push([x0, y0, x0 + w, y0 + h]);
+    return { x: x0.toFixed(1), y: y0.toFixed(1) };
   }
 
   hover(id, on) {
