@@ -190,6 +190,21 @@ def test_solitaire_record_by_clicks(page):
     shot(page, "puzzles-solitaire")
 
 
+def test_upload_of_a_file_made_for_another_board_is_refused(page, tmp_path):
+    from powertwo.boards import load
+
+    sketch = load("power-of-two-sketch")
+    claim = {"puzzle": "one-by-one", "board": "power-of-two", "board_fingerprint": sketch.fingerprint,
+             "stones": ["a1", "m13"]}
+    path = tmp_path / "one-by-one.json"
+    path.write_text(json.dumps(claim))
+    view(page, "puzzles")
+    page.set_input_files("#puzzle-file", str(path))
+    wait_text(page, "#verdict",
+              "solution: made for power-of-two-sketch, not for power-of-two; pass --board power-of-two-sketch")
+    assert page.eval_on_selector_all("#puzzle-svg .stone", "els => els.length") == 0
+
+
 def wait_text(page, selector: str, text: str, exact: bool = True) -> None:
     """Wait until the element's text is ``text`` (or, not ``exact``, contains it)."""
     expr = (f"document.querySelector('{selector}').textContent === {json.dumps(text)}" if exact else
