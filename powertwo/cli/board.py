@@ -30,7 +30,8 @@ def info(board: str, as_json: bool) -> None:
         echo_json({k: v for k, v in data.items() if v is not None})
         return
     click.echo(f"board {b.name}: {data['nodes']} nodes, {data['lines']} lines, {data['symmetries']} symmetries")
-    click.echo("line lengths: " + ", ".join(f"{n} lines of {k}" for k, n in data["line_lengths"].items()))
+    click.echo("line lengths: " + ", ".join(f"{n} line{'s' if n != 1 else ''} of {k}"
+                                            for k, n in data["line_lengths"].items()))
     click.echo(f"adjacent pairs: {data['adjacent_pairs']}, triangles: {data['triangles']}")
     click.echo(f"fingerprint: {data['fingerprint']}")
     if data["starts"]:
@@ -87,13 +88,16 @@ def lines(board: str, as_json: bool) -> None:
 @board_group.command("draw")
 @click.argument("board")
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
-@click.option("--ids", is_flag=True, help="Write every node's id (or square name).")
-def draw(board: str, out: str, ids: bool) -> None:
-    """Draw a board (empty) to SVG or PNG."""
+@click.option("--ids", is_flag=True, help="Write node ids instead of their names (a13, m1).")
+@click.option("--no-names", is_flag=True, help="Write no node names or ids.")
+def draw(board: str, out: str, ids: bool, no_names: bool) -> None:
+    """Draw a board (empty) to SVG or PNG, its nodes named by their labels."""
     from powertwo.boards.draw import board_diagram
 
+    if ids and no_names:
+        raise click.UsageError("--ids and --no-names exclude each other")
     b = load(board)
-    path = board_diagram(b, out, ids=ids)
+    path = board_diagram(b, out, names=None if no_names else "ids" if ids else "labels")
     click.echo(f"wrote {path}")
 
 
