@@ -107,13 +107,25 @@ def test_board_draw(tmp_path, ext):
         assert b"<svg" in out.read_bytes()[:400] or head.startswith(b"<?xml")
 
 
-def test_board_draw_svg_lists_every_id(tmp_path):
-    out = tmp_path / "b.svg"
+def test_board_draw_writes_names_by_default_ids_on_request_or_nothing(tmp_path):
+    # matplotlib writes text as paths with the string in a comment per label
+    out = tmp_path / "names.svg"
+    run("board", "draw", "power-of-two", "-o", str(out))
+    text = out.read_text()
+    assert all(f"<!-- {node} -->" in text for node in ("a1", "b4", "c8", "m13"))
+    assert "<!-- 64 -->" not in text
+    out = tmp_path / "ids.svg"
     run("board", "draw", "power-of-two", "-o", str(out), "--ids")
     text = out.read_text()
-    # matplotlib writes text as paths with the string in a comment per label
-    for node in ("a1", "b4", "c8", "m13"):
-        assert f"<!-- {node} -->" in text
+    assert all(f"<!-- {node} -->" in text for node in ("1", "14", "36", "64"))
+    assert "<!-- m13 -->" not in text
+    out = tmp_path / "none.svg"
+    run("board", "draw", "power-of-two", "-o", str(out), "--no-names")
+    text = out.read_text()
+    assert "<!-- a1 -->" not in text and "<!-- 1 -->" not in text
+    res = run("board", "draw", "power-of-two", "-o", str(out), "--ids", "--no-names")
+    assert res.exit_code == 2
+    assert "--ids and --no-names exclude each other" in res.output
 
 
 def test_board_draw_rejects_other_formats(tmp_path):
