@@ -572,10 +572,19 @@ def validate_record(data: Any, where: str = "record") -> RecordResult:
         try:
             state = game.apply(state, move)
         except IllegalMoveError as exc:
-            raise exc.located(move=shown, player=player, number=number) from None
+            raise exc.located(move=in_labels(game, shown, move, state), player=player, number=number) from None
         states.append(state)
         moves.append(move)
     return RecordResult(game, tuple(states), tuple(moves), game.outcome(state))
+
+
+def in_labels(game: Game, text: str, move: Any, state: Any) -> str:
+    """A record's move as written, followed by its notation in labels when it names a node by an
+    id that is not its label: ``42-31 +26 (e9-d7 +c6)``; errors then read as the board does."""
+    labels = set(game.board.labels)
+    if all(token in labels for token in _CLICK_TOKEN.findall(text)):
+        return text
+    return f"{text} ({game.format_move(move, state)})"
 
 
 # ---------------------------------------------------------------- helpers for game modules

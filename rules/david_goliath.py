@@ -105,7 +105,8 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
                "end the game when the candidates are separated: more free nodes to move in wins (equal: play on)",
                choices=(False, True)),
     )
-    notation_help = "FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. a13-e13*c11 or a13-e13*c11^e9 (labels or ids)"
+    notation_help = ("FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. a13-e13*c11 or a13-e13*c11^e9 "
+                     "(labels or ids)")
 
     # ------------------------------------------------------------ geometry
     @cached_property

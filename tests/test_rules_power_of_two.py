@@ -1,48 +1,41 @@
-"""The Power of Two (RULES.md 1-2): one test per rule, perft from both starts, starts and notation."""
+"""The Power of Two (RULES.md 1-2): one test per rule, starts, notation, records and position JSON.
+
+The rules themselves are tested on hand-made positions of ``power-of-two-sketch``; starts,
+notation, records, position JSON and the errors a player sees on the real board ``power-of-two``,
+by labels. Perft from both starts: tests/test_rules_perft.py."""
 
 from __future__ import annotations
 
 import pytest
 
+from powertwo.boards import load as load_board
 from powertwo.rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
 from powertwo.rules.plain import power_of_two as plain
 from powertwo.rules.power_of_two import PowerOfTwoState, Turn, match_all
 
+SKETCH = "power-of-two-sketch"  # the rule mechanics below are hand-made positions (node ids) of this board
 F = frozenset
 # Light with 15 stones on the board (reserve 1); the slide 64-47 opens doorways 47-42 and 47-43
 FIFTEEN = F({60, 64, 42, 43, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13})
 DARK4 = F({1, 5, 22, 23})
 
 
+def sketch_game(**options):
+    return get_game("power-of-two", load_board(SKETCH), **options)
+
+
 @pytest.fixture(scope="module")
 def game():
+    return sketch_game()
+
+
+@pytest.fixture(scope="module")
+def real():
     return get_game("power-of-two")
-
-
-def plain_perft(game, state, depth):
-    if depth == 0:
-        return 1
-    moves = [m for m in plain.candidates(game, state) if plain.check(game, state, m) is None]
-    return sum(plain_perft(game, game._apply(state, m), depth - 1) for m in moves)
 
 
 def texts(game, state, frm=None):
     return [game.format_move(m) for m in game.legal_moves(state) if frm is None or m.frm == frm]
-
-
-# ---------------------------------------------------------------- perft
-@pytest.mark.parametrize("start, counts", [("standard", [66, 4278, 246348]), ("corners", [48, 2294, 86460])])
-def test_perft_depths_1_to_3(game, start, counts):
-    # the plain module confirms depths 1-2 here and depth 3 below
-    state = game.start(start)
-    assert [game.perft(state, d) for d in (1, 2, 3)] == counts
-    assert [plain_perft(game, state, d) for d in (1, 2)] == counts[:2]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("start, count", [("standard", 246348), ("corners", 86460)])
-def test_perft_depth_3_by_the_plain_rules(game, start, count):
-    assert plain_perft(game, game.start(start), 3) == count
 
 
 # ---------------------------------------------------------------- 1. move
@@ -159,7 +152,7 @@ def test_aged_stone_of_an_unserved_doorway_stays_and_the_player_wins(game):
 
 
 def test_option_age_unserved_keeps_the_earlier_reading():
-    old = get_game("power-of-two", age_unserved=True)
+    old = sketch_game(age_unserved=True)
     state = PowerOfTwoState(FIFTEEN, DARK4, F({43}))
     after = old.play(state, "64-47 +50")  # 47-43 got no stone, but 43 retires all the same
     assert after.light == FIFTEEN - {64, 43} | {47, 50} and after.aged == {42, 47}
@@ -180,7 +173,7 @@ def test_no_ageing_when_the_reserve_is_empty(game):
     after = game.apply(state, move)
     assert after.aged == {42} and len(after.light) == 16
     assert plain.apply(game, state, move) == after
-    old = get_game("power-of-two", age_unserved=True)
+    old = sketch_game(age_unserved=True)
     after = old.apply(state, move)
     assert after.aged == {43, 47} and 42 not in after.light
     assert plain.apply(old, state, move) == after
@@ -213,7 +206,7 @@ def test_short_reserve_places_what_it_has(game):
 
 
 def test_exact_reserve_option_refuses_more_doorways_than_reserve():
-    strict = get_game("power-of-two", exact_reserve=True)
+    strict = sketch_game(exact_reserve=True)
     state = PowerOfTwoState(FIFTEEN, DARK4)
     with pytest.raises(IllegalMoveError) as err:
         strict.play(state, "64-47 +50")
@@ -241,83 +234,197 @@ def test_no_win_when_the_16th_is_placed_but_one_retires(game):
 def test_loss_when_no_legal_move(game):
     # every slide of Light's only stone opens a doorway without a free third corner
     walled = PowerOfTwoState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=3)
-    result = validate_record({"game": "power-of-two", "position": game.state_to_json(walled), "moves": []})
+    result = validate_record({"game": "power-of-two", "board": SKETCH, "position": game.state_to_json(walled),
+                              "moves": []})
     assert result.outcome == Outcome(1, "Light has no legal move")
     with pytest.raises(IllegalMoveError, match=r"move 4 \(Light\) 60-45: the game is over \(Light has no legal move\)"):
-        validate_record({"game": "power-of-two", "position": game.state_to_json(walled), "moves": ["60-45"]})
+        validate_record({"game": "power-of-two", "board": SKETCH, "position": game.state_to_json(walled),
+                         "moves": ["60-45"]})
 
 
-# ---------------------------------------------------------------- starts
-def test_starts(game):
-    assert game.start("standard") == PowerOfTwoState(F({60, 64, 42, 43}), F({1, 5, 22, 23}))
-    assert game.start("corners") == PowerOfTwoState(F({60, 64}), F({1, 5}))
-    assert game.spacing_fault([60, 64, 42, 43, 1, 5, 22, 23]) is None  # the standard start obeys the rule
-    custom = game.start("custom:60,64,42,43/1,5,22,23")
-    assert custom == game.start("standard")
-    assert game.start("custom", light=[60, 64, 42, 43], dark=[1, 5, 22, 23]) == custom
+# ---------------------------------------------------------------- the real board: starts
+def test_starts(real):
+    # RULES.md section 1: Light a13 m13 e9 i9, Dark a1 m1 e5 i5; corners: the outer corners only
+    node = real.board.node
+    assert real.start("standard") == PowerOfTwoState(F(map(node, ["a13", "m13", "e9", "i9"])),
+                                                     F(map(node, ["a1", "m1", "e5", "i5"])))
+    assert real.start("standard") == PowerOfTwoState(F({60, 64, 42, 44}), F({1, 5, 21, 23}))
+    assert real.start("corners") == PowerOfTwoState(F({60, 64}), F({1, 5}))
+    # the custom starts' spacing rule is not the standard start's: e9 and i9 have only g9 between them
+    assert real.spacing_fault([60, 64, 42, 44]) == (
+        "start stones e9 and i9 lie on line a9-c9-e9-g9-i9-k9-m9 with 1 node between them (at least 2 needed)")
+    custom = real.start("custom:a13,m13,c8,k8/a1,m1,c6,k6")
+    assert custom == PowerOfTwoState(F({60, 64, 36, 39}), F({1, 5, 26, 29}))
+    assert custom == real.start("custom:60,64,36,39/1,5,26,29")
+    assert real.start("custom", light=["a13", "m13", "c8", "k8"], dark=[1, 5, "c6", "k6"]) == custom
 
 
-def test_custom_start_spacing_rule_names_the_pair(game):
+def test_custom_start_spacing_rule_names_the_pair(real):
     with pytest.raises(RecordError) as err:
-        game.start("custom:60,62,20,44/1,5,22,23")
-    assert str(err.value) == ("custom start: start stones 60 and 62 lie on line 60-61-62-63-64 "
+        real.start("custom:e9,g13,a13,m13/a1,m1,e5,i5")
+    assert str(err.value) == ("custom start: start stones e9 and g13 lie on line a1-b4-c5-c6-d7-e9-f11-g13 "
                               "with 1 node between them (at least 2 needed)")
-    with pytest.raises(RecordError, match="start stones 60 and 61 lie on line 60-61-62-63-64 with 0 nodes between"):
-        game.start("custom", light=[60, 61, 42, 43], dark=[1, 5, 22, 23])
-    with pytest.raises(RecordError, match="custom start: Light needs 4 stones, not 3"):
-        game.start("custom:60,64,42/1,5,22,23")
-    with pytest.raises(RecordError, match="custom start: node 60 is used twice"):
-        game.start("custom:60,64,42,43/60,5,22,23")
-    with pytest.raises(RecordError, match="custom start: Dark: node 99 does not exist"):
-        game.start("custom:60,64,42,43/99,5,22,23")
-    with pytest.raises(RecordError, match="write a custom start as custom:L,L,L,L/D,D,D,D"):
-        game.start("custom:60")
-    with pytest.raises(RecordError, match="has no start position 'nowhere'"):
-        game.start("nowhere")
+    with pytest.raises(RecordError) as err:
+        real.start("custom", light=["a13", "e13", "c8", "k8"], dark=["a1", "m1", "c6", "k6"])
+    assert str(err.value) == ("custom start: start stones a13 and e13 lie on line a13-e13-g13-i13-m13 "
+                              "with 0 nodes between them (at least 2 needed)")
+    for text, message in [
+        ("custom:a13,m13,c8/a1,m1,c6,k6", "custom start: Light needs 4 stones, not 3"),
+        ("custom:a13,m13,c8,k8/a13,m1,c6,k6", "custom start: node a13 is used twice"),
+        ("custom:a13,m13,c8,k8/n1,m1,c6,k6", "custom start: Dark: node n1 does not exist on board power-of-two"),
+        ("custom:a13,m13,e9,i9/a1,m1,e5,i5", "custom start: start stones e5 and i5 lie on line a5-c5-e5-g5-i5-k5-m5 "
+                                             "with 1 node between them (at least 2 needed)"),
+        ("custom:a13", "start 'custom:a13': write a custom start as custom:L,L,L,L/D,D,D,D (labels or ids)"),
+        ("nowhere", "game power-of-two: board power-of-two has no start position 'nowhere' "),
+    ]:
+        with pytest.raises(RecordError) as err:
+            real.start(text)
+        assert str(err.value).startswith(message), str(err.value)
 
 
-def test_record_with_custom_start():
-    record = {"game": "power-of-two", "start": "custom:60,64,42,43/1,5,22,23", "moves": ["42-31 +28", "1-2"]}
-    result = validate_record(record)
-    assert result.final.light == {28, 31, 43, 60, 64}
+# ---------------------------------------------------------------- the real board: moves and errors in labels
+def test_moves_are_written_with_labels(real):
+    start = real.start()
+    listed = texts(real, start, real.board.node("e9"))
+    # e9-d7 opens one doorway, d7-e5 (Dark), with the free third corners c6 and e7: the mover chooses
+    assert listed[:4] == ["e9-f11", "e9-g13", "e9-d7 +c6", "e9-d7 +e7"]
+    assert real.parse_move("e9-d7 +c6") == real.parse_move("42-31 +26") == Turn(42, 31, F({26}))
+    assert real.parse_move("e9-d7 +26") == Turn(42, 31, F({26}))  # labels and ids may be mixed
+
+
+def test_slide_errors_name_the_nodes_by_label(real):
+    start = real.start()
+    for move, message in [
+        ("a13-f8", "move 1 (Light) a13-f8: the slide a13-f8 passes over the stone on e9"),
+        ("a13-e9", "move 1 (Light) a13-e9: destination e9 is occupied"),
+        ("a13-g9", "move 1 (Light) a13-g9: a13 and g9 are not on a common line"),
+        ("a1-e1", "move 1 (Light) a1-e1: the stone on a1 is Dark's"),
+        ("a7-d7", "move 1 (Light) a7-d7: Light has no stone on a7"),
+        ("e9-d7", "move 1 (Light) e9-d7: the slide opens 1 doorway: place 1 stone, not 0"),
+        ("e9-d7 +c8", "move 1 (Light) e9-d7 +c8: placement c8 is not a third corner of any doorway of d7"),
+        ("e9-f11 +e11", "move 1 (Light) e9-f11 +e11: the slide opens 0 doorways: place 0 stones, not 1"),
+    ]:
+        with pytest.raises(IllegalMoveError) as err:
+            real.play(start, move)
+        assert str(err.value) == message
+
+
+def test_blocked_doorways_on_the_real_board(real):
+    # a position of a seeded random game: Dark on b4 leaves doorway a5-a1 no third corner, and the
+    # doorways i7-i5 and i7-i9 of m7-i7 share their only free third corner
+    state = real.state_from_json({"light": ["m7", "e9", "i9", "a13"], "dark": ["a1", "m1", "c3", "b4", "i5"],
+                                  "aged": ["a1", "c3"], "to_move": "light", "ply": 2})
     with pytest.raises(IllegalMoveError) as err:
-        validate_record(dict(record, moves=["42-31 +28", "22-28"]))
-    assert str(err.value) == "move 2 (Dark) 22-28: destination 28 is occupied"
+        real.play(state, "a13-a5")
+    assert str(err.value) == ("move 3 (Light) a13-a5: blocked doorway: doorway a5-a1 has no free third corner "
+                              "(every doorway needs its own free third corner)")
+    with pytest.raises(IllegalMoveError) as err:
+        real.play(state, "m7-i7 +j7")
+    assert err.value.reason == ("blocked doorways: the doorways i7-i5, i7-i9 cannot each get their own "
+                                "free third corner")
+    assert not any(m.to in (real.board.node("a5"), real.board.node("i7")) and m.frm in (60, 35)
+                   for m in real.legal_moves(state))
+    assert plain.check(real, state, real.parse_move("m7-i7 +j7")) is not None
 
 
-# ---------------------------------------------------------------- notation and JSON
-def test_notation(game):
-    assert game.format_move(Turn(42, 47, F({53, 46}))) == "42-47 +46 +53"
-    assert game.parse_move(" 42-47  +53 +46 ") == Turn(42, 47, F({46, 53}))
-    for bad, why in [("", "empty move"), ("42", "is not a slide"), ("42-", "is not a slide"),
-                     ("42-99", "unknown node '99'"), ("42-47 46", "write each placement as \\+NODE"),
-                     ("42-47 +46 +46", "placement 46 is written twice"), ("42-47 +", "write each placement")]:
-        with pytest.raises(InvalidMoveError, match=why):
-            game.parse_move(bad)
+# ---------------------------------------------------------------- the real board: records
+def test_records_with_labels_or_ids_validate_alike(real):
+    by_label = {"game": "power-of-two", "moves": ["e9-d7 +c6", "a1-e1", "d7-e7 +d7"]}
+    by_id = {"game": "power-of-two", "moves": ["42-31 +26", "1-2", "31-32 +31"]}
+    mixed = {"game": "power-of-two", "moves": ["e9-31 +c6", "1-e1", "d7-32 +31"]}
+    finals = [validate_record(r).final for r in (by_label, by_id, mixed)]
+    assert finals[0] == finals[1] == finals[2]
+    # d7-e7 opens doorway e7-e5; the stone from d7 was aged, so it retires; d7 is placed again, fresh
+    assert [real.board.label(v) for v in sorted(finals[0].light)] == ["c6", "d7", "i9", "a13", "m13"]
+    assert finals[0].aged == F() and finals[0].dark == {2, 5, 21, 23}
 
 
-def test_position_json(game):
-    state = game.play(game.start(), "42-31 +28")
-    data = game.state_to_json(state)
-    assert data == {"game": "power-of-two", "light": [28, 31, 43, 60, 64], "dark": [1, 5, 22, 23],
+def test_record_errors_show_labels(real):
+    with pytest.raises(IllegalMoveError) as err:
+        validate_record({"game": "power-of-two", "moves": ["e9-d7 +c6", "a1-e1", "c6-e9 +d7"]})
+    assert str(err.value) == "move 3 (Light) c6-e9 +d7: the slide c6-e9 passes over the stone on d7"
+    with pytest.raises(IllegalMoveError) as err:  # a move written by ids is shown in labels too
+        validate_record({"game": "power-of-two", "moves": ["42-31 +26", "21-26"]})
+    assert str(err.value) == "move 2 (Dark) 21-26 (e5-c6): destination c6 is occupied"
+    with pytest.raises(InvalidMoveError) as err:
+        validate_record({"game": "power-of-two", "moves": ["e9-d7 +c6", "a1-n1"]})
+    assert str(err.value) == "move 2 (Dark) a1-n1: unknown node 'n1'"
+
+
+def test_record_with_custom_start(real):
+    record = {"game": "power-of-two", "start": "custom:a13,m13,c8,k8/a1,m1,c6,k6", "moves": ["c8-d7 +e5", "a1-e1"]}
+    result = validate_record(record)
+    assert [real.board.label(v) for v in sorted(result.final.light)] == ["e5", "d7", "k8", "a13", "m13"]
+    with pytest.raises(IllegalMoveError) as err:
+        validate_record(dict(record, moves=["c8-d7 +e5", "c6-e5"]))
+    assert str(err.value) == "move 2 (Dark) c6-e5: destination e5 is occupied"
+
+
+def test_record_on_another_board_carries_its_fingerprint(real):
+    sketch = sketch_game()
+    record = sketch.record(["42-31 +28"])
+    assert record == {"game": "power-of-two", "board": SKETCH, "board_fingerprint": sketch.board.fingerprint,
+                      "start": "standard", "moves": ["42-31 +28"]}
+    assert validate_record(record).final.light == {28, 31, 43, 60, 64}
+    assert real.record(["e9-d7 +c6"]) == {"game": "power-of-two", "start": "standard", "moves": ["e9-d7 +c6"]}
+    # a record with a fingerprint is judged only against the board it was made for
+    with pytest.raises(RecordError) as err:
+        validate_record({k: v for k, v in record.items() if k != "board"})
+    assert str(err.value) == f"record: made for board {SKETCH}, not for power-of-two (name it in field 'board')"
+    with pytest.raises(RecordError) as err:
+        validate_record(dict(record, board_fingerprint="0123456789abcdef"))
+    assert str(err.value) == (f"record: made for a board with fingerprint 0123456789abcdef, but {SKETCH} has "
+                              f"fingerprint {sketch.board.fingerprint}; name the board file it was made for "
+                              f"in field 'board'")
+    with pytest.raises(RecordError, match="^record: field 'board_fingerprint' must be a string$"):
+        validate_record(dict(record, board_fingerprint=7))
+    assert validate_record(dict(real.record(["e9-d7 +c6"]), board_fingerprint=real.board.fingerprint)).moves == (
+        Turn(42, 31, F({26})),)
+
+
+# ---------------------------------------------------------------- the real board: notation and JSON
+def test_notation(real):
+    assert real.format_move(Turn(60, 31, F({32, 26}))) == "a13-d7 +c6 +e7"
+    assert real.parse_move(" a13-d7  +e7 +c6 ") == real.parse_move("a13-d7 +c6+e7") == Turn(60, 31, F({26, 32}))
+    for bad, why in [("", "empty move (write FROM-TO +NODE ..., e.g. e9-d7 +c6)"),
+                     ("e9", "'e9' is not a slide FROM-TO (e.g. e9-d7)"), ("e9-", "'e9-' is not a slide FROM-TO"),
+                     ("e9-n7", "unknown node 'n7'"), ("e9-65", "unknown node '65'"),
+                     ("e9-d7 c6", "'c6': write each placement as +NODE"),
+                     ("e9-d7 +c6 +26", "placement 26 is written twice"), ("e9-d7 +", "'+': write each placement")]:
+        with pytest.raises(InvalidMoveError) as err:
+            real.parse_move(bad)
+        assert str(err.value).startswith(why), str(err.value)
+
+
+def test_position_json(real):
+    state = real.play(real.start(), "e9-d7 +c6")
+    data = real.state_to_json(state)
+    assert data == {"game": "power-of-two", "light": [26, 31, 44, 60, 64], "dark": [1, 5, 21, 23],
                     "aged": [31], "to_move": "dark", "ply": 1}
-    assert game.state_from_json(data) == state
-    with pytest.raises(RecordError, match="position field 'aged': node 30 holds no stone"):
-        game.state_from_json(dict(data, aged=[30]))
-    with pytest.raises(RecordError, match="field 'game' is 'netzwerk'"):
-        game.state_from_json(dict(data, game="netzwerk"))
-    with pytest.raises(RecordError, match="Light has 17 stones, at most 16"):
-        game.state_from_json(dict(data, light=list(range(30, 47)), dark=[]))
+    assert real.state_from_json(data) == state
+    assert real.state_from_json({"light": ["c6", "d7", "i9", "a13", "m13"], "dark": ["a1", "m1", "e5", "i5"],
+                                 "aged": ["d7"], "to_move": "dark", "ply": 1}) == state
+    for change, message in [
+        ({"aged": ["a7"]}, "position field 'aged': node a7 holds no stone"),
+        ({"aged": ["d7", 31]}, "position field 'aged': node d7 is listed twice"),
+        ({"dark": ["a1", "m1", "e5", "c6"]}, "position: node c6 holds both a Light and a Dark stone"),
+        ({"light": ["n1"]}, "position field 'light': node n1 does not exist on board power-of-two"),
+        ({"game": "netzwerk"}, "position: field 'game' is 'netzwerk', expected 'power-of-two'"),
+        ({"light": list(range(30, 47)), "dark": [], "aged": []}, "position: Light has 17 stones, at most 16"),
+    ]:
+        with pytest.raises(RecordError) as err:
+            real.state_from_json(data | change)
+        assert str(err.value) == message
 
 
-def test_diagram_shows_fresh_and_aged_stones_and_the_last_move(game):
+def test_diagram_shows_fresh_and_aged_stones_and_the_last_move(real):
     from powertwo.boards.diagram import Arrow, Stone
 
-    move = game.parse_move("42-31 +28")
-    after = game.apply(game.start(), move)
-    kw = game.diagram(after, move)
-    assert Stone(31, "light", True) in kw["stones"] and Stone(28, "light", False) in kw["stones"]
-    assert Stone(22, "dark", False) in kw["stones"] and len(kw["stones"]) == 9
-    # the placed stone is ringed (node 28), no line is highlighted (line 28 does not hold node 28)
-    assert kw["arrows"] == [Arrow((42, 31))] and kw["last"] == [28] and "highlight" not in kw
+    move = real.parse_move("e9-d7 +c6")
+    after = real.apply(real.start(), move)
+    kw = real.diagram(after, move)
+    assert Stone(31, "light", True) in kw["stones"] and Stone(26, "light", False) in kw["stones"]
+    assert Stone(21, "dark", False) in kw["stones"] and len(kw["stones"]) == 9
+    # the slide's arrow from e9 to d7, the placed stone c6 ringed
+    assert kw["arrows"] == [Arrow((42, 31))] and kw["last"] == [26] and "highlight" not in kw
     assert kw["title"] == "The Power of Two: after move 1, Dark to play move 2"
