@@ -1,36 +1,39 @@
-"""David and Goliath (RULES.md 3): ranges, throws, reuse, the mandatory throw, the end, separation."""
+"""David and Goliath (RULES.md 3): ranges, throws, reuse, the mandatory throw, the end, separation.
+
+The rules are tested on hand-made positions of ``power-of-two-sketch``; the start, notation, records
+and position JSON on the real board ``power-of-two``, by labels. Perft: tests/test_rules_perft.py."""
 
 from __future__ import annotations
 
 import pytest
 
+from powertwo.boards import load as load_board
 from powertwo.rules import IllegalMoveError, InvalidMoveError, Outcome, RecordError, get_game, validate_record
 from powertwo.rules.david_goliath import DavidGoliathState, Hurl
 from powertwo.rules.plain import david_goliath as plain
 
+SKETCH = "power-of-two-sketch"  # the rule mechanics below are hand-made positions (node ids) of this board
 F = frozenset
 # David's 15 thrown stones: 45 and 61 stand on the border, the rest inside
 DAVID_15 = F({45, 61, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33, 34})
 
 
+def sketch_game(**options):
+    return get_game("david-goliath", load_board(SKETCH), **options)
+
+
 @pytest.fixture(scope="module")
 def game():
+    return sketch_game()
+
+
+@pytest.fixture(scope="module")
+def real():
     return get_game("david-goliath")
 
 
 def texts(game, state):
     return [game.format_move(m) for m in game.legal_moves(state)]
-
-
-@pytest.mark.slow
-def test_perft_depths_1_to_3(game):
-    # the plain module confirms depths 1 and 2
-    start = game.start()
-    assert [game.perft(start, d) for d in (1, 2, 3)] == [222, 26828, 2879032]
-    plain_moves = [m for m in plain.candidates(game, start) if plain.check(game, start, m) is None]
-    assert len(plain_moves) == 222
-    assert sum(len([m for m in plain.candidates(game, s) if plain.check(game, s, m) is None])
-               for s in (game._apply(start, m) for m in plain_moves)) == 26828
 
 
 def test_start_and_player_names(game):
@@ -114,7 +117,8 @@ def test_loss_when_the_candidate_cannot_move(game):
     assert game.legal_moves(walled) == []
     assert game.outcome(walled) == Outcome(1, "David (Light) cannot move")
     with pytest.raises(IllegalMoveError, match=r"move 11 \(Light/David\) 60-45\*30: the game is over"):
-        validate_record({"game": "david-goliath", "position": game.state_to_json(walled), "moves": ["60-45*30"]})
+        validate_record({"game": "david-goliath", "board": SKETCH, "position": game.state_to_json(walled),
+                         "moves": ["60-45*30"]})
     # the last player able to move wins: Goliath, after a throw walls David in
     before = DavidGoliathState(60, 5, F({45, 52, 56, 58}), F(), to_move=1, ply=9)
     out = game.outcome(game.play(before, "5-4*3"))
@@ -140,27 +144,27 @@ def test_separation_report_is_an_aid_only(game):
 
 
 def test_count_win_ends_a_separated_game_with_more_free_nodes():
-    counting = get_game("david-goliath", count_win=True)
+    counting = sketch_game(count_win=True)
     assert counting.outcome(FENCED) == Outcome(1, "the candidates are separated and Goliath has more free nodes "
                                                   "to move in (1 to 56; option count_win)")
     assert counting.notes(FENCED) == ["the candidates are separated: David reaches 1 free node, Goliath 56 "
                                       "(Goliath has more room and wins: option count_win)"]
     assert counting.legal_moves(FENCED) == []
     assert plain.check(counting, FENCED, Hurl(60, 61, 60)) is not None
-    assert plain.check(get_game("david-goliath"), FENCED, Hurl(60, 61, 60)) is None
+    assert plain.check(sketch_game(), FENCED, Hurl(60, 61, 60)) is None
     # David with more room: the winner is David, whoever is to move
     roomy = DavidGoliathState(60, 5, F(), F({3, 7, 9, 13, 20}), to_move=1, ply=12)
     assert counting.separation(roomy) == {"david": 56, "goliath": 1}
     assert counting.outcome(roomy) == Outcome(0, "the candidates are separated and David has more free nodes "
                                                  "to move in (56 to 1; option count_win)")
-    assert get_game("david-goliath").outcome(roomy) is None
+    assert sketch_game().outcome(roomy) is None
     # not separated: the option changes nothing
     assert counting.outcome(counting.start()) is None
-    assert get_game("david-goliath", count_win="true").options["count_win"] is True
+    assert sketch_game(count_win="true").options["count_win"] is True
 
 
 def test_count_win_equal_counts_play_on(game):
-    counting = get_game("david-goliath", count_win=True)
+    counting = sketch_game(count_win=True)
     assert counting.separation(BOTH_FENCED) == {"david": 1, "goliath": 1}
     assert counting.outcome(BOTH_FENCED) is None and game.outcome(BOTH_FENCED) is None
     assert counting.notes(BOTH_FENCED) == ["the candidates are separated: David reaches 1 free node, Goliath 1 "
@@ -169,24 +173,60 @@ def test_count_win_equal_counts_play_on(game):
     assert plain.check(counting, BOTH_FENCED, Hurl(60, 61, 60)) is None
 
 
-def test_notation(game):
-    assert game.parse_move("60-62*47^31") == Hurl(60, 62, 47, 31)
-    assert game.parse_move(" 60-62 * 47 ") == Hurl(60, 62, 47)
-    assert game.parse_move("60-62") == Hurl(60, 62)
-    assert game.format_move(Hurl(60, 62, 47, 31)) == "60-62*47^31"
-    for bad, why in [("", "empty move"), ("60", "is not a move FROM-TO"), ("60-62^31", "must follow a throw"),
-                     ("60-62*99", "unknown node '99'"), ("60-62-63", "is not a move FROM-TO")]:
-        with pytest.raises(InvalidMoveError, match=why):
-            game.parse_move(bad)
+# ---------------------------------------------------------------- the real board
+def test_start_on_the_real_board(real):
+    assert real.start() == DavidGoliathState(real.board.node("a13"), real.board.node("m1")) == DavidGoliathState(60, 5)
+    state = real.play(real.start(), "a13-e13*c11")
+    assert (state.david, state.light_thrown, state.reserve(0)) == (61, {52}, 14)
 
 
-def test_position_json(game):
-    state = game.play(game.start(), "60-45*30")
-    data = game.state_to_json(state)
-    assert data == {"game": "david-goliath", "david": 45, "goliath": 5, "light_thrown": [30], "dark_thrown": [],
+def test_errors_name_the_nodes_by_label(real):
+    start = real.start()
+    for move, message in [
+        ("a13-e13", "move 1 (Light/David) a13-e13: a throw is possible (e.g. to d12), so it is mandatory"),
+        ("a13-e13*m13", "move 1 (Light/David) a13-e13*m13: David's throw reaches 1 or 2 nodes, not 3 (e13-m13)"),
+        ("m1-i1*g1", "move 1 (Light/David) m1-i1*g1: David stands on a13, not on m1"),
+    ]:
+        with pytest.raises(IllegalMoveError) as err:
+            real.play(start, move)
+        assert str(err.value) == message
+    with pytest.raises(IllegalMoveError) as err:
+        validate_record({"game": "david-goliath", "moves": ["a13-e13*c11", "m1-e1*a1"]})
+    assert str(err.value) == "move 2 (Dark/Goliath) m1-e1*a1: Goliath moves 1 or 2 nodes, not 3 (m1-e1)"
+    with pytest.raises(IllegalMoveError) as err:  # written by ids, shown in labels too
+        validate_record({"game": "david-goliath", "moves": ["60-61*52", "5-2*1"]})
+    assert str(err.value) == "move 2 (Dark/Goliath) 5-2*1 (m1-e1*a1): Goliath moves 1 or 2 nodes, not 3 (m1-e1)"
+
+
+def test_notation(real):
+    assert real.parse_move("a13-e13*c11^e9") == real.parse_move("60-61*52^42") == Hurl(60, 61, 52, 42)
+    assert real.parse_move(" a13-e13 * c11 ") == Hurl(60, 61, 52)
+    assert real.parse_move("a13-e13") == Hurl(60, 61)
+    assert real.format_move(Hurl(60, 61, 52, 42)) == "a13-e13*c11^e9"
+    assert real.format_move(Hurl(60, 61)) == "a13-e13"
+    for bad, why in [("", "empty move (write FROM-TO*THROWN, e.g. a13-e13*c11)"),
+                     ("a13", "'a13' is not a move FROM-TO (e.g. a13-e13)"),
+                     ("a13-e13^e9", "a picked-up stone (^NODE) must follow a throw (*NODE)"),
+                     ("a13-e13*n9", "unknown node 'n9'"),
+                     ("a13-e13-g13", "'a13-e13-g13' is not a move FROM-TO (e.g. a13-e13)")]:
+        with pytest.raises(InvalidMoveError) as err:
+            real.parse_move(bad)
+        assert str(err.value) == why
+
+
+def test_position_json(real):
+    state = real.play(real.start(), "a13-e13*c11")
+    data = real.state_to_json(state)
+    assert data == {"game": "david-goliath", "david": 61, "goliath": 5, "light_thrown": [52], "dark_thrown": [],
                     "to_move": "dark", "ply": 1}
-    assert game.state_from_json(data) == state
+    assert real.state_from_json(data) == state
+    assert real.state_from_json({"david": "e13", "goliath": "m1", "light_thrown": ["c11"], "dark_thrown": [],
+                                 "to_move": "dark", "ply": 1}) == state
     with pytest.raises(RecordError, match="^position: missing fields 'goliath', 'light_thrown', 'dark_thrown'$"):
-        game.state_from_json({"david": 60})
-    with pytest.raises(RecordError, match="position: node 45 holds two stones"):
-        game.state_from_json(dict(data, light_thrown=[45]))
+        real.state_from_json({"david": "a13"})
+    with pytest.raises(RecordError) as err:
+        real.state_from_json(dict(data, light_thrown=["e13"]))
+    assert str(err.value) == "position: node e13 holds two stones"
+    with pytest.raises(RecordError) as err:
+        real.state_from_json(dict(data, goliath="e13"))
+    assert str(err.value) == "position: David and Goliath both stand on e13"
