@@ -7,6 +7,7 @@ doorways, the count win, the step capture) have their own tests in the game's te
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from fractions import Fraction
@@ -15,9 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from powertwo.boards import load as load_board
 from powertwo.cli import main
 from powertwo.rules import IllegalMoveError, get_game
-from powertwo.rules.david_goliath import DavidGoliathState, Hurl
+from powertwo.rules.david_goliath import DavidGoliathState
 from powertwo.rules.power_of_two import PowerOfTwoState
 
 F = frozenset
@@ -32,53 +34,95 @@ def run(*args):
 
 
 # ---------------------------------------------------------------- §1 the board
-def test_decision_the_default_board_is_the_reconstruction():
+def test_decision_the_default_board_is_the_inferred_real_board():
     board = get_game("power-of-two").board
-    assert len(board.nodes) == 64 and max(len(line) for line in board.lines) == 8
-    assert board.coord(14) == (Fraction(-4, 5), Fraction(12, 5)) and board.coord(60) == (-4, -4)
-    assert (60, 52, 41, 36, 31, 22, 14, 3) in {tuple(line) for line in board.lines} | {
-        tuple(reversed(line)) for line in board.lines}
+    assert board is load_board("power-of-two")
+    assert len(board.nodes) == 64 and len(board.lines) == 32 and len(board.symmetries) == 8
+    assert board.line_lengths == {3: 4, 5: 16, 7: 4, 8: 8}
+    # labels a1..m13 in the server's reading order (row 1..13, then column a..m); rounding the exact
+    # coordinates on [-6,6]^2 (column a..m is x = -6..6, row 1..13 is y = 6..-6) gives each node's cell
+    assert board.labels[:6] == ("a1", "e1", "g1", "i1", "m1", "d2") and board.labels[-1] == "m13"
+    for v in board.nodes:
+        x, y = board.coord(v)
+        assert board.label(v) == f"{'abcdefghijklm'[round(x) + 6]}{7 - round(y)}"
+    assert [board.coord(board.node(a)) for a in ("f3", "c6", "j12", "a13")] == [
+        (Fraction(-6, 5), Fraction(18, 5)), (Fraction(-18, 5), Fraction(6, 5)), (Fraction(10, 3), Fraction(-14, 3)),
+        (-6, -6)]
+    lines = {tuple(board.label(v) for v in line) for line in board.lines}
+    lines |= {tuple(reversed(line)) for line in lines}
+    for example in ("a13-e13-g13-i13-m13", "a9-c9-e9-g9-i9-k9-m9", "a7-d7-e7", "a13-c11-d10-e9-f8",
+                    "a13-d12-e11-f11-g10-i9-k8-m7"):
+        assert tuple(example.split("-")) in lines
+    named = {name: {side: sorted(board.label(v) for v in nodes) for side, nodes in board.start(name).items()}
+             for name in board.start_names}
+    assert named == {"standard": {"light": ["a13", "e9", "i9", "m13"], "dark": ["a1", "e5", "i5", "m1"]},
+                     "corners": {"light": ["a13", "m13"], "dark": ["a1", "m1"]},
+                     "david-goliath": {"light": ["a13"], "dark": ["m1"]}}
+    assert get_game("david-goliath").start() == DavidGoliathState(board.node("a13"), board.node("m1"))
+    sketch = load_board("power-of-two-sketch")  # the first reconstruction stays, by name
+    assert len(sketch.nodes) == 64 and len(sketch.lines) == 32 and sketch.fingerprint != board.fingerprint
+
+
+def test_decision_the_central_squares_own_four_sides_are_not_lines():
+    board = load_board("power-of-two")
+    sides = load_board("power-of-two-square-sides")
+    assert (len(board.lines), len(sides.lines)) == (32, 36)
+    assert sides.coords == board.coords and sides.labels == board.labels
+    corners = ["g5", "i7", "g9", "e7"]  # the diamond |x| + |y| = 2
+    pairs = [{board.node(a), board.node(b)} for a, b in zip(corners, corners[1:] + corners[:1], strict=True)]
+    assert not any(pair <= set(line) for pair in pairs for line in board.lines)
+    assert all(sum(pair <= set(line) for line in sides.lines) == 1 for pair in pairs)
+    assert {tuple(line) for line in board.lines} <= {tuple(line) for line in sides.lines}
 
 
 # ---------------------------------------------------------------- §2 The Power of Two
-FIFTEEN = F({60, 64, 42, 43, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13})
-
-
 def test_decision_a_short_reserve_places_all_its_stones_on_distinct_doorways():
     game = get_game("power-of-two")
-    state = PowerOfTwoState(FIFTEEN, F({1, 5, 22, 23}))  # reserve 1; 64-47 opens two doorways
-    assert sorted(game.format_move(m) for m in game.legal_moves(state) if m.frm == 64 and m.to == 47) == [
-        "64-47 +50", "64-47 +51"]
-    with pytest.raises(IllegalMoveError, match="the slide opens 2 doorways and the reserve holds 1: place 1 stone"):
-        game.play(state, "64-47")
+    node = game.board.node
+    # Light has 15 stones (reserve 1); a13-d7 opens two doorways, d7-e9 and d7-e5
+    light = ["a13", "m13", "e9", "i9", "j2", "k3", "l4", "i3", "j4", "k5", "m5", "m9", "k9", "l10", "k11"]
+    state = PowerOfTwoState(F(map(node, light)), F(map(node, ["a1", "m1", "e5", "i5"])))
+    assert [game.format_move(m) for m in game.legal_moves(state) if m.frm == node("a13") and m.to == node("d7")] == [
+        "a13-d7 +c6", "a13-d7 +e7", "a13-d7 +c8"]
+    with pytest.raises(IllegalMoveError) as err:
+        game.play(state, "a13-d7 +c6 +e7")
+    assert str(err.value) == ("move 1 (Light) a13-d7 +c6 +e7: the slide opens 2 doorways and the reserve holds 1: "
+                              "place 1 stone, not 2")
+    assert "a13-d7 +c6 +e7" in [game.format_move(m) for m in game.legal_moves(game.start())]  # a full reserve
     strict = get_game("power-of-two", exact_reserve=True)  # Hinweis 5, the advanced rule
-    assert [m for m in strict.legal_moves(state) if m.frm == 64 and m.to == 47] == []
+    assert [m for m in strict.legal_moves(state) if m.frm == node("a13") and m.to == node("d7")] == []
 
 
 # ---------------------------------------------------------------- §3 David and Goliath
 def test_decision_david_moves_first():
     game = get_game("david-goliath")
     assert game.start().to_move == 0 and game.player_name(0) == "Light/David"
-    with pytest.raises(IllegalMoveError, match=r"move 1 \(Light/David\) 5-4\*3: David stands on 60, not on 5"):
-        game.play(game.start(), "5-4*3")
+    with pytest.raises(IllegalMoveError) as err:
+        game.play(game.start(), "m1-i1*g1")
+    assert str(err.value) == "move 1 (Light/David) m1-i1*g1: David stands on a13, not on m1"
 
 
 def test_decision_the_throw_is_mandatory_when_possible_and_skipped_when_not():
     game = get_game("david-goliath")
-    with pytest.raises(IllegalMoveError, match=r"a throw is possible \(e\.g\. to .*\), so it is mandatory"):
-        game.play(game.start(), "60-45")
+    node = game.board.node
+    with pytest.raises(IllegalMoveError) as err:
+        game.play(game.start(), "a13-e13")
+    assert err.value.reason == "a throw is possible (e.g. to d12), so it is mandatory"
     # David's reserve is empty and every thrown stone stands on a border line: nothing to throw
-    border = F({1, 2, 3, 4, 5, 16, 20, 30, 35, 45, 49, 61, 62, 63, 64})
-    state = DavidGoliathState(38, 26, border, F(), to_move=0, ply=30)
-    assert game.is_legal(state, Hurl(38, 42)) and not game.is_legal(state, Hurl(38, 42, 46, 30))
-    assert all(m.throw is None for m in game.legal_moves(state))
+    border = ["a1", "e1", "g1", "i1", "m1", "a5", "a7", "a9", "a13", "m5", "m7", "m9", "e13", "g13", "i13"]
+    state = DavidGoliathState(node("g9"), node("e5"), F(map(node, border)), F(), to_move=0, ply=30)
+    assert state.reserve(0) == 0
+    assert game.is_legal(state, game.parse_move("g9-g10"))
+    assert not game.is_legal(state, game.parse_move("g9-g10*h11^a7"))
+    moves = game.legal_moves(state)
+    assert moves and all(m.throw is None for m in moves)
 
 
 def test_decision_david_chooses_his_throw_distance():
     game = get_game("david-goliath")
-    throws = {game.format_move(m) for m in game.legal_moves(game.start()) if m.to == 45}
-    assert {"60-45*30", "60-45*16"} <= throws  # one node or two, the same direction: David's choice
-    assert "60-45*1" not in throws
+    throws = {game.format_move(m) for m in game.legal_moves(game.start()) if m.to == game.board.node("a9")}
+    assert {"a13-a9*a7", "a13-a9*a5"} <= throws  # one node or two, the same direction: David's choice
+    assert "a13-a9*a1" not in throws  # three nodes
 
 
 # ---------------------------------------------------------------- §4 That's My Line
@@ -105,15 +149,18 @@ def test_decision_two_by_two_other_lines_may_hold_any_number(tmp_path):
     assert (strict["status"], strict["objective"]) == ("optimal", 3)
 
 
-def test_decision_jump_forward_every_placed_stone_is_jumped_at_once(tmp_path):
-    answer = json.loads((ROOT / "results" / "jump-forward.json").read_text())
-    assert run("check", str(ROOT / "results" / "jump-forward.json")).exit_code == 0
-    answer["steps"][0]["jumps"] = []
-    broken = tmp_path / "unjumped.json"
-    broken.write_text(json.dumps(answer))
-    res = run("check", str(broken))
-    assert res.exit_code == 1
-    assert f"step 1: the stone placed on {answer['steps'][0]['place']} is not jumped" in res.stdout
+def test_decision_jump_forward_every_placed_stone_is_jumped_at_once():
+    from powertwo.solvers.jump import check_forward, solve_forward
+
+    board = load_board("power-of-two")
+    answer = solve_forward(board)
+    assert answer["board"] == "power-of-two" and len(answer["steps"]) == 31
+    assert all(step["jumps"] for step in answer["steps"]) and check_forward(answer, board).valid
+    broken = copy.deepcopy(answer)
+    broken["steps"][0]["jumps"] = []
+    placed = board.label(board.node(answer["steps"][0]["place"]))
+    assert check_forward(broken, board).faults == (f"step 1: the stone placed on {placed} is not jumped "
+                                                  f"(no landing given)",)
 
 
 # ---------------------------------------------------------------- §6 Tower of Power
@@ -153,13 +200,43 @@ def test_decision_phase_a_is_skipped_when_no_piece_can_move():
 
 
 # ---------------------------------------------------------------- every Decision has its test
-def decision_count() -> int:
-    """The Decision lines of RULES.md (``**Decision:**``, ``**Decision (start...``), not its preamble."""
-    return len(re.findall(r"\*\*Decision[:\s(]", RULES_MD.read_text(encoding="utf-8")))
+DECISIONS = {
+    "the default board is the board inferred from that display":
+        test_decision_the_default_board_is_the_inferred_real_board,
+    "the central square's own four sides are not lines": test_decision_the_central_squares_own_four_sides_are_not_lines,
+    "if the reserve holds fewer stones than there are doorways":
+        test_decision_a_short_reserve_places_all_its_stones_on_distinct_doorways,
+    "David moves first": test_decision_david_moves_first,
+    "the throw is mandatory when any throw is possible":
+        test_decision_the_throw_is_mandatory_when_possible_and_skipped_when_not,
+    "David chooses his throw distance": test_decision_david_chooses_his_throw_distance,
+    "the seed's own example ends 19 to 16": test_decision_the_supply_is_an_option_default_16,
+    "other lines may hold any": test_decision_two_by_two_other_lines_may_hold_any_number,
+    "every placed stone must be": test_decision_jump_forward_every_placed_stone_is_jumped_at_once,
+    "White on every square": test_decision_tower_start_file_plus_rank_at_most_4,
+    "the seed ties capture to sowing": test_decision_a_single_step_captures,
+    "player 1 starts": test_decision_player_1_starts,
+    "if no piece of the mover can move, phase (a) is skipped": test_decision_phase_a_is_skipped_when_no_piece_can_move,
+}
+"""Each Decision of RULES.md, by the words that open it, and the test of it."""
+
+
+def decision_texts() -> list[str]:
+    """The text after each Decision mark of RULES.md (``**Decision:**``, ``**Decision: ...**``,
+    ``**Decision (start, ...):**``) to the end of its line, not the preamble's mention."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    return [m.group(1).replace("**", "").strip() for m in re.finditer(r"\*\*Decision[:\s(](.*)", text)]
 
 
 @pytest.mark.skipif(not RULES_MD.exists(), reason="RULES.md lives beside the repository")
 def test_every_decision_of_rules_md_has_a_test():
-    # one test_decision_* per Decision line; a new Decision in RULES.md makes this fail until it has one
-    tests = [name for name in globals() if name.startswith("test_decision_")]
-    assert len(tests) == decision_count()
+    # every Decision line is matched by exactly one entry of DECISIONS, every entry by exactly one
+    # line, and every test_decision_* is an entry: a new Decision in RULES.md fails here until it has a test
+    texts = decision_texts()
+    assert len(texts) == 13
+    for text in texts:
+        assert sum(opening in text for opening in DECISIONS) == 1, text
+    for opening in DECISIONS:
+        assert sum(opening in text for text in texts) == 1, opening
+    tests = {fn for name, fn in globals().items() if name.startswith("test_decision_")}
+    assert set(DECISIONS.values()) == tests and len(tests) == len(DECISIONS)
