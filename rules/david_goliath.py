@@ -347,7 +347,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         cells = {v: "l" for v in state.light_thrown} | {v: "d" for v in state.dark_thrown}
         cells |= {state.david: "DAV", state.goliath: "GOL"}
         lines = [text_picture(self.board, cells, marked=self.last_move_nodes(state, last_move)),
-                 "DAV David (Light), GOL Goliath (Dark), l/d thrown stones, numbers: free nodes"]
+                 "DAV David (Light), GOL Goliath (Dark), l/d thrown stones, names: free nodes"]
         for p in (DAVID, GOLIATH):
             lines.append(f"{CANDIDATE[p]:7} on {self.board.label(state.candidate(p))}, "
                          f"{state.reserve(p)} in reserve")

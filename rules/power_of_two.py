@@ -417,7 +417,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         for v in state.dark:
             cells[v] = "d" if v in state.aged else "D"
         lines = [text_picture(self.board, cells, marked=self.last_move_nodes(state, last_move)),
-                 "L/D fresh stone, l/d aged stone, numbers: free nodes"]
+                 "L/D fresh stone, l/d aged stone, names: free nodes"]
         for p in (LIGHT, DARK):
             stones = " ".join(self.board.label(v) + ("*" if v in state.aged else "")
                               for v in sorted(state.stones(p)))
