@@ -15,9 +15,9 @@ Reverse result / solution file::
 
 Jumped nodes are implied by consecutive landings and recomputed by the checker, which refuses a
 field it does not know. Run facts (``seconds``, ``engine``, ``proof``, ``positions_searched``,
-``stopped``, ``note``, ``workers``) are taken as given: they say how a run went; the answer files in
-``results/`` carry no ``seconds`` (their timings are in ``results/timings.json``), so a rerun writes
-them byte for byte the same.
+``stopped``, ``note``, ``workers``, ``answers``: when each shorter answer came) are taken as given:
+they say how a run went; the answer files in ``results/`` carry no ``seconds`` or ``answers`` (their
+timings are in ``results/timings.json``), so a rerun writes them byte for byte the same.
 The engine is :mod:`powertwo.solvers.jump_search` (IDA* on moves); the second backend is the
 CP-SAT time-step model :mod:`powertwo.models.jump`.
 """
@@ -28,9 +28,9 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from powertwo.boards import Board, NodeId
+from powertwo.boards import Board, BoardError, NodeId
 
 from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chains as _kernel_chains
 from .jump_search import (
@@ -39,8 +39,7 @@ from .jump_search import (
 from .fields import board_fields, known_fields
 from .satcall import Budget, sat_call
 from .registry import (
-    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, node_ids, read_json_file, register_puzzle,
-    require,
+    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, read_json_file, register_puzzle, require,
 )
 
 FORWARD = "jump-forward"
@@ -48,28 +47,37 @@ REVERSE = "jump-reverse"
 STONES = 32
 BACKENDS = ("search", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
+BENCH_TUNING_SEEDS = tuple(range(1, 21))
+"""The benchmark's tuning half: the final positions of 20 seeded forward answers (every one with
+chain jumps). The search may be tuned on these."""
+BENCH_HELD_OUT_SEEDS = tuple(range(21, 41))
+"""The benchmark's held-out half: 20 more seeded forward finals of the same kind, never used for
+tuning; its figures are the ones that count."""
 BENCH_SEEDS = (1, 2, 3, 4, 5)
+"""Tuning seeds whose reverse answers the results job writes as files with diagrams."""
+BENCH_HALVES = {"tuning": BENCH_TUNING_SEEDS, "held-out": BENCH_HELD_OUT_SEEDS}
 SAT_SOLVER = "cadical195"
 BENCH_NODES = 40_000_000
 """Positions (single-jump states) the kernel may visit per benchmark position in the results job (one
-thread; about 90 s where the cap is reached: with the parity tests a state costs 2-8 microseconds)."""
-BENCH_EXTRA_SEEDS = tuple(range(101, 121))
-"""20 more seeded forward finals in the benchmark (a summary each in ``jump-bench.json``)."""
-BENCH_OPTIMA = {1: 5, 2: 5, 3: 6, 4: 5, 5: 4, 101: 5, 102: 5, 103: 4, 104: 6, 105: 5, 106: 3, 107: 7, 108: 5, 109: 5,
-                110: 5, 111: 5, 112: 4, 113: 6, 114: 5, 115: 5, 116: 6, 117: 6, 118: 5, 119: 4, 120: 6}
-"""Fewest moves from each benchmark seed's final position, proven by the kernel: all 25 in the results
-job (one thread, ``BENCH_NODES`` positions each; seed 104 since the movers by promise, 120 since the
-three-move test, 113 and 116 since the portfolio of symmetric walks, 107 and 117 since the no-bare
-three-move test, 2026-11-26; before, in longer runs with 2 threads, 50-277 s, 2026-11-25; README).
-Every answer is held against them (:func:`agrees_with_optimum`): by the tests for the committed
-files, by ``bench`` for its runs."""
+thread; a cap, unlike seconds, gives the same answer on every machine)."""
+BENCH_OPTIMA = {1: 3, 2: 4, 3: 3, 4: 4, 5: 4, 6: 3, 7: 3, 8: 4, 9: 3, 10: 4, 11: 4, 12: 4, 13: 3, 14: 4, 15: 4,
+                16: 4, 17: 4, 18: 3, 19: 4, 20: 3,
+                21: 3, 22: 4, 23: 3, 24: 4, 25: 4, 26: 4, 27: 4, 28: 3, 29: 4, 30: 4, 31: 5, 32: 4, 33: 4, 34: 4,
+                35: 3, 36: 3, 37: 3, 38: 3, 39: 2, 40: 3}
+"""Fewest moves from each benchmark seed's final position on ``power-of-two``, proven by the kernel
+(one thread, run to the end: "no finish within optimum - 1 moves" by exhausted search; each
+within 16 s). Every answer is held against them (:func:`agrees_with_optimum`): by the tests for the
+committed files, by ``bench`` for its runs."""
 BENCH_UNSOLVABLE = {
-    "the 22 stones of issue 10": (1, 8, 10, 13, 14, 18, 20, 25, 27, 32, 33, 34, 35, 37, 40, 43, 53, 55, 56, 58, 61,
-                                  64),
-    "stones on the 8 unjumpable nodes": (1, 5, 25, 27, 38, 40, 60, 64),
+    "stones on the 8 unjumpable nodes": (1, 5, 27, 28, 37, 38, 60, 64),
     "two outer corners": (1, 64),
+    "16 stones drawn at random": (3, 5, 11, 18, 24, 26, 28, 29, 33, 35, 38, 41, 44, 47, 52, 55),
+    "12 stones drawn at random": (6, 11, 12, 17, 20, 24, 39, 43, 48, 52, 54, 55),
 }
-"""Benchmark positions with no one-stone finish (the last two: stones that can never be jumped)."""
+"""Benchmark positions with no one-stone finish on ``power-of-two``: stones that can never be jumped
+(the middle of no jump: a1, m1, a13, m13, f6, h6, f8, h8), and random positions the kernel proves
+infeasible by exhausted search (g1 m1 h3 l4 k5 c6 h6 k6 i7 m7 h8 c9 i9 b10 c11 h11; d2 h3 i3 j4 c5
+k5 k8 g9 d10 c11 f11 h11)."""
 SAT_CONFLICT_LIMIT = 300_000
 """Conflicts the results job gives the SAT backend on the default position (a conflict limit,
 unlike seconds, gives the same answer on every machine; about 25 s)."""
@@ -79,7 +87,10 @@ FORWARD_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "corner", "s
 REVERSE_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "position", "moves", "status", "objective",
                             "bound", "target",
                             "seed", "chain_steps", "seconds", "engine", "proof", "positions_searched", "stopped",
-                            "note", "workers"})
+                            "note", "workers", "answers"})
+RUN_TIMES = ("seconds", "answers")
+"""Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
+byte for byte; the timings go to ``results/timings.json``)."""
 ENGINES = ("kernel", "python", "sat")
 
 
@@ -93,9 +104,33 @@ def corner_of(board: Board, corner: Any) -> NodeId:
                 f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
         corner = board.outer_corners[0]  # the bottom-left outer corner (60 on the reconstruction)
         return corner if corner in unjumpable else unjumpable[0]
-    if isinstance(corner, bool) or not isinstance(corner, int) or not board.has_node(corner):
-        raise SolutionError(f"--corner {corner!r}: node does not exist on board {board.name}")
-    return corner
+    return _option_node(board, corner, "--corner")
+
+
+def node_in(board: Board, raw: Any, where: str) -> NodeId:
+    """A node given by its id or its label (``60`` or ``"a13"``); a :class:`SolutionError` naming
+    ``where`` otherwise."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise SolutionError(f"{where}: {str(raw)[:40]!r} is not a node (an id or a label)")
+    try:
+        return board.node(raw)
+    except BoardError:
+        raise SolutionError(f"{where}: node {str(raw)[:40]} does not exist on board {board.name}") from None
+
+
+def _option_node(board: Board, raw: Any, flag: str) -> NodeId:
+    """``--corner`` or ``--target``: a node id or label of ``board``."""
+    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
+        try:
+            return board.node(raw)
+        except BoardError:
+            pass
+    raise SolutionError(f"{flag} {str(raw)[:40]}: node does not exist on board {board.name}")
+
+
+def labels(board: Board, nodes: Iterable[NodeId]) -> str:
+    """Nodes by their labels, in the order given: ``a13, e13, g13``."""
+    return ", ".join(board.label(v) for v in nodes)
 
 
 def _backend(backend: Any) -> str:
@@ -107,7 +142,7 @@ def _backend(backend: Any) -> str:
 
 def read_position(source: Any, board: Board) -> list[NodeId]:
     """A start position: a FILE (JSON with 'position' or 'final_position', or a plain list of
-    node ids), or a list of node ids."""
+    nodes), or a list of nodes; a node by its id or its label."""
     where = "position"
     if isinstance(source, (str, Path)):
         where = str(source)
@@ -117,14 +152,14 @@ def read_position(source: Any, board: Board) -> list[NodeId]:
     if isinstance(data, Mapping):
         key = "position" if "position" in data else "final_position" if "final_position" in data else None
         if key is None:
-            raise SolutionError(f"{where}: needs a field 'position' or 'final_position' (or be a list of node ids)")
+            raise SolutionError(f"{where}: needs a field 'position' or 'final_position' (or be a list of nodes)")
         data = data[key]
     if not isinstance(data, list):
-        raise SolutionError(f"{where}: a position is a list of node ids")
-    out = node_ids(data, board, where)
+        raise SolutionError(f"{where}: a position is a list of nodes (ids or labels)")
+    out = [node_in(board, v, where) for v in data]
     repeated = next((v for i, v in enumerate(out) if v in out[:i]), None)
     if repeated is not None:
-        raise SolutionError(f"{where}: node {repeated} is listed twice")
+        raise SolutionError(f"{where}: node {board.label(repeated)} is listed twice")
     if not out:
         raise SolutionError(f"{where}: the position has no stones")
     return sorted(out)
@@ -149,7 +184,7 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
     bound = forward_bound(board, corner)
     if bound.most < STONES:
         raise ForwardImpossible(f"jump-forward: no sequence of {STONES - 1} steps exists on board {board.name}: "
-                                + bound.reason)
+                                + bound.reason(board))
     started = time.perf_counter()
     try:
         steps = forward_search(board, corner, stones=STONES, seed=seed, require_chains=True, time_limit=time_limit)
@@ -157,9 +192,9 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
             steps = forward_search(board, corner, stones=STONES, seed=seed, time_limit=time_limit)
     except KeyboardInterrupt:  # a forward answer is all 31 steps or nothing: there is no best so far
         raise SolutionError(f"jump-forward: interrupted (Ctrl-C) after {time.perf_counter() - started:.1f} s: "
-                            f"no sequence of {STONES - 1} steps from corner {corner} found yet") from None
+                            f"no sequence of {STONES - 1} steps from corner {board.label(corner)} found yet") from None
     if steps is None:
-        raise SolutionError(f"jump-forward: no sequence of {STONES - 1} steps from corner {corner} found"
+        raise SolutionError(f"jump-forward: no sequence of {STONES - 1} steps from corner {board.label(corner)} found"
                             + (f" within {time_limit} s" if time_limit else " (search exhausted)"))
     return forward_result(board, corner, steps, time.perf_counter() - started)
 
@@ -177,32 +212,31 @@ def _landings(raw: Any, where: str, board: Board) -> list[NodeId]:
     if not isinstance(raw, list):
         raise SolutionError(f"{where}: field 'jumps' must be a list of landing nodes")
     for v in raw:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise SolutionError(f"{where}: field 'jumps': {v!r} is not a node id")
-        if not board.has_node(v):
-            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-    return list(raw)
+        if isinstance(v, bool) or not isinstance(v, (int, str)):
+            raise SolutionError(f"{where}: field 'jumps': {str(v)[:40]!r} is not a node (an id or a label)")
+    return [node_in(board, v, where) for v in raw]
 
 
 def _node_field(entry: Mapping, key: str, where: str, board: Board) -> NodeId:
-    v = require(entry, key, int, where)
-    if not board.has_node(v):
-        raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-    return v
+    if key not in entry:
+        require(entry, key, int, where)     # the shared "missing field" error
+    return node_in(board, entry[key], where)
 
 
 def replay_chain(tables: JumpTables, occ: set, cur: NodeId, landings: Sequence[NodeId], label: str,
                  remove: bool) -> tuple[str | None, NodeId]:
     """Replays a chain of jumps of the stone on ``cur`` (``remove``: jumped stones go), updating
-    ``occ``; returns the first fault and the node the stone stands on."""
+    ``occ``; returns the first fault (nodes by their labels) and the node the stone stands on."""
+    name = tables.board.label
     for k, nxt in enumerate(landings, start=1):
         over = tables.over.get((cur, nxt))
+        jump = f"{label}, jump {k}: {name(cur)} to {name(nxt)}"
         if over is None:
-            return f"{label}, jump {k}: {cur} to {nxt} is not a jump along a line", cur
+            return f"{jump} is not a jump along a line", cur
         if over not in occ:
-            return f"{label}, jump {k}: {cur} to {nxt} jumps over node {over}, which is empty", cur
+            return f"{jump} jumps over node {name(over)}, which is empty", cur
         if nxt in occ:
-            return f"{label}, jump {k}: {cur} to {nxt} lands on node {nxt}, which is occupied", cur
+            return f"{jump} lands on node {name(nxt)}, which is occupied", cur
         occ.discard(cur)
         if remove:
             occ.discard(over)
@@ -217,20 +251,21 @@ def replay_forward(board: Board, corner: NodeId, steps: Sequence[tuple[NodeId, S
     one: (its fault or None, the stones, the jumper's node, the number of steps with chain jumps).
     The checker and the workbench's click puzzle share it."""
     tables = JumpTables(board, symmetry=False)
+    name = board.label
     occ = {corner}
     jumper = corner
     chains = 0
     for i, (place, landings) in enumerate(steps, start=1):
         label = f"step {i}"
         if place in occ:
-            return f"{label}: node {place} is occupied", occ, jumper, chains
+            return f"{label}: node {name(place)} is occupied", occ, jumper, chains
         if place not in board.adjacency[jumper]:
-            return f"{label}: node {place} is not adjacent to the jumper at {jumper}", occ, jumper, chains
+            return f"{label}: node {name(place)} is not adjacent to the jumper at {name(jumper)}", occ, jumper, chains
         if not landings:
-            return f"{label}: the stone placed on {place} is not jumped (no landing given)", occ, jumper, chains
+            return f"{label}: the stone placed on {name(place)} is not jumped (no landing given)", occ, jumper, chains
         if tables.over.get((jumper, landings[0])) != place:
-            return (f"{label}: the first landing {landings[0]} is not the node beyond {place} from the jumper "
-                    f"at {jumper}", occ, jumper, chains)
+            return (f"{label}: the first landing {name(landings[0])} is not the node beyond {name(place)} from the "
+                    f"jumper at {name(jumper)}", occ, jumper, chains)
         occ.add(place)
         fault, jumper = replay_chain(tables, occ, jumper, landings, label, remove=False)
         if fault:
@@ -248,7 +283,7 @@ def replay_reverse(board: Board, start: Sequence[NodeId], moves: Sequence[tuple[
     for i, (frm, landings) in enumerate(moves, start=1):
         label = f"move {i}"
         if frm not in occ:
-            return f"{label}: node {frm} has no stone", occ
+            return f"{label}: node {board.label(frm)} has no stone", occ
         if not landings:
             return f"{label}: no jump given", occ
         fault, _ = replay_chain(tables, occ, frm, landings, label, remove=True)
@@ -264,6 +299,8 @@ def check_forward(data: Mapping, board: Board) -> CheckReport:
     raw_steps = require(data, "steps", list, where)
     parsed = parse_chains(raw_steps, "place", "step", where, board)
     claimed = data.get("final_position")
+    if isinstance(claimed, list):
+        claimed = [node_in(board, v, f"{where}: field 'final_position'") for v in claimed]
     fault, occ, _, chains = replay_forward(board, corner, parsed)
     faults = [fault] if fault else []
     notes = []
@@ -271,7 +308,8 @@ def check_forward(data: Mapping, board: Board) -> CheckReport:
         if len(parsed) != STONES - 1:
             faults.append(f"the answer has {len(parsed)} steps; {STONES - 1} steps put {STONES} stones on the board")
         elif claimed is not None and (not isinstance(claimed, list) or sorted(claimed) != sorted(occ)):
-            faults.append(f"final_position does not match the replay (the stones stand on {sorted(occ)})")
+            faults.append("final_position does not match the replay (the stones stand on "
+                          f"{labels(board, sorted(occ))})")
         else:
             notes.append(f"{len(parsed)} steps, {len(occ)} stones on the board, "
                          f"{chains} {'step' if chains == 1 else 'steps'} with chain jumps")
@@ -317,7 +355,7 @@ def diagram_forward(data: Mapping, board: Board, *, ids: bool = False):
         stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "")
                   for v in sorted(occ)]
         frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
-                       "title": f"step {i}: +{step['place']}, {len(step['jumps'])} jump(s)"})
+                       "title": f"step {i}: +{board.label(step['place'])}, {len(step['jumps'])} jump(s)"})
     return panels(board, frames, columns=8, panel_px=240, legend=JUMP_LEGEND)
 
 
@@ -332,9 +370,7 @@ def _targets(board: Board, target: Any, targets: Sequence[NodeId] | None) -> lis
     """``--target NODE`` (the last stone must stand on it) or the library's ``targets`` list."""
     if target is None:
         return None if targets is None else sorted(targets)
-    if isinstance(target, bool) or not isinstance(target, int) or not board.has_node(target):
-        raise SolutionError(f"--target {target!r}: node does not exist on board {board.name}")
-    return [target]
+    return [_option_node(board, target, "--target")]
 
 
 def _positive(value: Any, default: int, flag: str, unit: str) -> int:
@@ -393,12 +429,14 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
                     memory: int = DEFAULT_MEMORY_MB, workers: int = 1) -> dict:
     """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted)."""
     if board.size <= 64:
+        began = time.perf_counter()
         try:
             ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress,
                               workers=workers)
         except KeyboardInterrupt:  # Ctrl-C while the backward perimeter was built
             return dict(_reverse_result(board, start, [], "unknown", None, 1), engine="kernel", proof="",
                         positions_searched=0, stopped="interrupted (Ctrl-C)")
+        set_up = time.perf_counter() - began
         res = ks.run(time_limit=time_limit, node_limit=node_limit)
         if res.infeasible:
             out = _reverse_result(board, start, [], "infeasible", None, res.bound)
@@ -408,6 +446,8 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
             status = "optimal" if res.proven else "feasible"
             out = _reverse_result(board, start, res.moves, status, len(res.moves), res.bound)
         out.update(engine="kernel", proof=res.proof, positions_searched=res.nodes)
+        if res.answers:   # when each shorter answer came, counted from the search's set-up (a run fact)
+            out["answers"] = [{"seconds": round(set_up + t, 3), "moves": m} for t, m in res.answers]
         if workers > 1:   # the positions are those of all threads together
             out["workers"] = workers
         if res.interrupted:
@@ -514,7 +554,8 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
         elif len(occ) != 1:
             faults.append(f"after {len(parsed)} moves {len(occ)} stones are left, not one")
         elif target is not None and target not in occ:
-            faults.append(f"the last stone stands on {next(iter(occ))}, not on the target {target}")
+            faults.append(f"the last stone stands on {board.label(next(iter(occ)))}, not on the target "
+                          f"{board.label(target)}")
         elif objective != len(parsed):
             faults.append(f"objective {objective} does not match the {len(parsed)} moves given")
         elif bound is not None and bound > len(parsed):
@@ -523,7 +564,7 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
             faults.append(f"status optimal but the bound {bound} is below the {len(parsed)} moves found")
         if not faults and parsed:
             jumps = sum(len(js) for _, js in parsed)
-            notes.append(f"{len(parsed)} moves, {jumps} jumps, last stone on {next(iter(occ))}")
+            notes.append(f"{len(parsed)} moves, {jumps} jumps, last stone on {board.label(next(iter(occ)))}")
     if not faults:
         if not reprove:
             notes.append(f"status {status}; the bound {bound} was not re-proved (reprove=False)")
@@ -543,7 +584,8 @@ def _seed_fault(data: Mapping, start: Sequence[NodeId], board: Board) -> str:
     seed = require(data, "seed", int, REVERSE)
     fwd = solve_forward(board, seed=seed)
     if sorted(fwd["final_position"]) != sorted(start):
-        return f"seed {seed}: the seeded forward answer ends on {fwd['final_position']}, not on the position given"
+        return (f"seed {seed}: the seeded forward answer ends on {labels(board, fwd['final_position'])}, not on the "
+                "position given")
     chain_steps = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
     if "chain_steps" in data and data["chain_steps"] != chain_steps:
         return f"chain_steps {data['chain_steps']!r}: the seeded forward answer has {chain_steps} steps with chains"
@@ -610,7 +652,7 @@ def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
 def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg", "png")) -> list[str]:
     from powertwo.boards.draw import save
 
-    answer = {k: v for k, v in data.items() if k != "seconds"}  # timings go to timings.json
+    answer = {k: v for k, v in data.items() if k not in RUN_TIMES}  # timings go to timings.json
     (out / f"{stem}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
     files = [f"{stem}.json"]
     for ext in exts:
@@ -629,8 +671,8 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
     files = _write(out, FORWARD, fwd, diagram_forward, board)
     chains = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
     progress(f"{FORWARD}: 31 steps, {chains} with chain jumps, {fwd['seconds']} s")
-    rows.append(ResultRow(FORWARD, f"corner {fwd['corner']}", "31 steps", "found (any answer is optimal)", "search",
-                          "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
+    rows.append(ResultRow(FORWARD, f"corner {board.label(fwd['corner'])}", "31 steps", "found (any answer is optimal)",
+                          "search", "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
     rev = solve_reverse(board, position=fwd["final_position"], node_limit=BENCH_NODES, progress=progress)
     files = _write(out, REVERSE, rev, diagram_reverse, board)
     progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
@@ -668,55 +710,62 @@ def agrees_with_optimum(status: str, objective: int | None, bound: int, optimum:
     return status == "unknown" and bound <= optimum
 
 
+def bench_half(seed: int) -> str:
+    """The half of the benchmark a seed belongs to (``tuning`` or ``held-out``)."""
+    return next(name for name, seeds in BENCH_HALVES.items() if seed in seeds)
+
+
 def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
     """The benchmark set, each position capped at ``node_limit`` positions searched (so the statuses are
-    reproducible on any machine): five seeded forward answers with chain jumps and the reverse answer
-    from each final position (a file and a diagram each), 20 more seeded finals and the unsolvable
-    positions (a summary each in ``jump-bench.json``, one row for all of them)."""
+    reproducible on any machine): the seeded forward finals of both halves (:data:`BENCH_HALVES`;
+    those of :data:`BENCH_SEEDS` with an answer file and a diagram each, the others a summary each in
+    ``jump-bench.json``) and the unsolvable positions (a summary each); one row per half and one for
+    the unsolvable ones."""
     entries = []
     rows = []
-    for seed in BENCH_SEEDS:
+    more: list[dict] = []
+    timings: dict[str, dict[str, float]] = {half: {} for half in (*BENCH_HALVES, "unsolvable")}
+    for seed in (*BENCH_TUNING_SEEDS, *BENCH_HELD_OUT_SEEDS):
         fwd = solve_forward(board, seed=seed)
         best = solve_reverse(board, position=fwd["final_position"], node_limit=node_limit)
         chain_steps = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
+        half = bench_half(seed)
+        timings[half][f"seed {seed}"] = best["seconds"]
+        progress(f"jump-bench seed {seed} ({half}): {best['status']}, best {best['objective']}, bound "
+                 f"{best['bound']}, {best['seconds']} s")
+        entry = {"seed": seed, "half": half, "position": fwd["final_position"], "chain_steps": chain_steps,
+                 "status": best["status"], "objective": best["objective"], "bound": best["bound"],
+                 "proof": best["proof"], "positions_searched": best["positions_searched"]}
+        if seed not in BENCH_SEEDS:
+            more.append({"name": f"seed {seed}", **entry})
+            continue
         stem = f"jump-bench-{seed}"
         files = _write(out, stem, dict(best, seed=seed, chain_steps=chain_steps), diagram_reverse, board, exts=("svg",))
-        entries.append({"seed": seed, "position": fwd["final_position"], "chain_steps": chain_steps,
-                        "forward_steps": fwd["steps"], "status": best["status"], "objective": best["objective"],
-                        "bound": best["bound"], "proof": best["proof"],
-                        "positions_searched": best["positions_searched"], "file": f"{stem}.json"})
-        progress(f"jump-bench seed {seed}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
-                 f"{best['seconds']} s")
+        entries.append(dict(entry, forward_steps=fwd["steps"], file=f"{stem}.json"))
         optimum = "none found" if best["objective"] is None else str(best["objective"])
-        rows.append(ResultRow(REVERSE, f"benchmark seed {seed}", optimum, f"{best['status']} (bound {best['bound']})",
-                              "search (kernel)", f"{chain_steps} forward steps with chains", best["seconds"],
-                              tuple(files)))
-    more: list[dict] = []
-    timings: dict[str, float] = {}
-    named: list[tuple[str, int | None, list[int] | None]] = [(f"seed {k}", k, None) for k in BENCH_EXTRA_SEEDS]
-    named += [(name, None, list(position)) for name, position in BENCH_UNSOLVABLE.items()]
-    for name, extra, position in named:
-        entry: dict[str, Any] = {"name": name}
-        if extra is not None:
-            fwd = solve_forward(board, seed=extra)
-            position = fwd["final_position"]
-            entry.update(seed=extra, chain_steps=sum(len(s["jumps"]) > 1 for s in fwd["steps"]))
-        best = solve_reverse(board, position=position, node_limit=node_limit)
-        entry.update(position=position, status=best["status"], objective=best["objective"], bound=best["bound"],
-                     proof=best["proof"], positions_searched=best["positions_searched"])
-        more.append(entry)
-        timings[name] = best["seconds"]
-        progress(f"jump-bench {name}: {best['status']}, best {best['objective']}, bound {best['bound']}, "
-                 f"{best['seconds']} s")
-    counts = Counter(e["status"] for e in more)
-    variant = f"benchmark: {len(BENCH_EXTRA_SEEDS)} more seeds, {len(BENCH_UNSOLVABLE)} unsolvable"
-    statuses = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
-    rows.append(ResultRow(REVERSE, variant, "see jump-bench.json", statuses, "search (kernel)",
-                          "summary per position in jump-bench.json", sum(timings.values()), ("jump-bench.json",),
-                          timings))
-    (out / "jump-bench.json").write_text(json.dumps({"board": board.name, "search_node_limit": node_limit,
-                                                     "positions": entries, "more_positions": more}, indent=1)
-                                         + "\n", encoding="utf-8")
+        rows.append(ResultRow(REVERSE, f"benchmark seed {seed} ({half})", optimum,
+                              f"{best['status']} (bound {best['bound']})", "search (kernel)",
+                              f"{chain_steps} forward steps with chains", best["seconds"], tuple(files)))
+    for name, position in BENCH_UNSOLVABLE.items():
+        best = solve_reverse(board, position=list(position), node_limit=node_limit)
+        more.append({"name": name, "half": "unsolvable", "position": list(position), "status": best["status"],
+                     "objective": best["objective"], "bound": best["bound"], "proof": best["proof"],
+                     "positions_searched": best["positions_searched"]})
+        timings["unsolvable"][name] = best["seconds"]
+        progress(f"jump-bench {name}: {best['status']}, bound {best['bound']}, {best['seconds']} s")
+    for half, seeds in (*BENCH_HALVES.items(), ("unsolvable", tuple(BENCH_UNSOLVABLE))):
+        ran = [e for e in [*entries, *more] if e["half"] == half]
+        counts = Counter(e["status"] for e in ran)
+        statuses = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+        what = (f"benchmark, {half} half: {len(seeds)} seeded forward finals" if half != "unsolvable"
+                else f"benchmark: {len(seeds)} unsolvable positions")
+        rows.append(ResultRow(REVERSE, what, "see jump-bench.json", statuses, "search (kernel)",
+                              "summary per position in jump-bench.json", sum(timings[half].values()),
+                              ("jump-bench.json",), timings[half]))
+    (out / "jump-bench.json").write_text(json.dumps({
+        **board_fields(board), "search_node_limit": node_limit,
+        "halves": {half: list(seeds) for half, seeds in BENCH_HALVES.items()},
+        "positions": entries, "more_positions": more}, indent=1) + "\n", encoding="utf-8")
     return rows
 
 

@@ -105,7 +105,7 @@ def replay(board: Board, puzzle: str, origin: Any, raw: Sequence[Any]) -> JumpCl
     if fault:
         raise SolutionError(f"{puzzle}: {fault}")
     if picked is not None and picked not in occ:
-        raise SolutionError(f"{puzzle}: move {len(parsed)}: node {picked} has no stone")
+        raise SolutionError(f"{puzzle}: move {len(parsed)}: node {board.label(picked)} has no stone")
     last: NodeId | None = done[-1][1][-1] if done else None
     mover = picked if picked is not None else last
 
@@ -120,8 +120,8 @@ def replay(board: Board, puzzle: str, origin: Any, raw: Sequence[Any]) -> JumpCl
 
 def click(board: Board, state: JumpClicks, node: NodeId) -> tuple[Chain, ...]:
     """The chains after one click on ``node``, or :class:`IllegalClick` saying why not."""
-    if not board.has_node(node):
-        raise IllegalClick(f"{node!r} is not a node of board {board.name}")
+    if isinstance(node, bool) or not board.has_node(node):
+        raise IllegalClick(f"{str(node)[:40]} is not a node of board {board.name}")
     chains = list(state.chains)
     if state.puzzle == FORWARD:
         if node in state.landings:  # the jumper's chain goes on
@@ -147,7 +147,7 @@ def click(board: Board, state: JumpClicks, node: NodeId) -> tuple[Chain, ...]:
             chains.pop()
         chains.append((node, ()))
         return tuple(chains)
-    raise IllegalClick(_reverse_reason(state, node))
+    raise IllegalClick(_reverse_reason(board, state, node))
 
 
 def undo(state: JumpClicks) -> tuple[Chain, ...]:
@@ -167,26 +167,28 @@ def undo(state: JumpClicks) -> tuple[Chain, ...]:
 def _forward_reason(board: Board, state: JumpClicks, node: NodeId) -> str:
     j = state.jumper
     assert j is not None  # forward: the jumper always stands somewhere
+    v, at = board.label(node), board.label(j)
     if len(state.stones) >= STONES:
-        return f"{node}: all {STONES} stones are on the board"
+        return f"{v}: all {STONES} stones are on the board"
     if node in state.stones:
-        return f"{node}: the node is occupied"
+        return f"{v}: the node is occupied"
     if node in board.adjacency[j]:
-        return f"{node}: the node beyond {node} from the jumper at {j} is occupied or off the line's end"
-    return (f"{node}: not next to the jumper at {j} (a new stone goes next to it) and no jump of the jumper "
+        return f"{v}: the node beyond {v} from the jumper at {at} is occupied or off the line's end"
+    return (f"{v}: not next to the jumper at {at} (a new stone goes next to it) and no jump of the jumper "
             f"lands there")
 
 
-def _reverse_reason(state: JumpClicks, node: NodeId) -> str:
+def _reverse_reason(board: Board, state: JumpClicks, node: NodeId) -> str:
+    v = board.label(node)
     if len(state.stones) == 1:
-        return f"{node}: one stone is left, the puzzle is solved"
+        return f"{v}: one stone is left, the puzzle is solved"
     if node in state.stones:
-        return f"{node}: the stone there has no jump (no stone next to it with a free node beyond)"
+        return f"{v}: the stone there has no jump (no stone next to it with a free node beyond)"
     if state.picked is not None:
-        return f"{node}: the stone on {state.picked} cannot jump there"
+        return f"{v}: the stone on {board.label(state.picked)} cannot jump there"
     if state.jumper is not None:
-        return f"{node}: no jump of the stone on {state.jumper} lands there; click a stone to start a move"
-    return f"{node}: the node is empty; click a stone to start a move"
+        return f"{v}: no jump of the stone on {board.label(state.jumper)} lands there; click a stone to start a move"
+    return f"{v}: the node is empty; click a stone to start a move"
 
 
 def chains_of(raw: Any) -> list[Mapping]:

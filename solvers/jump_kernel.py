@@ -1686,6 +1686,9 @@ class KernelResult:
     first_found_moves: int | None = None
     interrupted: bool = False
     """Ctrl-C ended the run: ``moves`` is the best answer so far, ``bound`` the bound so far."""
+    answers: list[tuple[float, int]] = field(default_factory=list)
+    """Every answer the run found that was shorter than the ones before: (seconds into the run,
+    moves); the first is the first answer a user could have."""
 
 
 @dataclass
@@ -2199,7 +2202,14 @@ class KernelSearch:
 
         def result(moves, bound, proven, infeasible, proof) -> KernelResult:
             return KernelResult(moves, bound, proven, infeasible, self.nodes, time.perf_counter() - started, proof,
-                                log, first_s, first_m, self.interrupted)
+                                log, first_s, first_m, self.interrupted, answers)
+
+        answers: list[tuple[float, int]] = []
+
+        def better(moves: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
+            if not answers or len(moves) < answers[-1][1]:
+                answers.append((time.perf_counter() - started, len(moves)))
+            return moves
 
         first_s: float | None = None
         first_m: int | None = None
@@ -2221,7 +2231,7 @@ class KernelSearch:
                 return result(None, low, False, False, "")
             note("any finish: none within its share of the limit (the deepening goes on)")
         else:
-            best = chains(jumps)
+            best = better(chains(jumps))
             first_s, first_m = time.perf_counter() - started, len(best)
             note(f"any finish: {len(best)} moves")
 
@@ -2237,7 +2247,7 @@ class KernelSearch:
                    shorter: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
             """Logs what the beam brought (its answer is never longer than the one it was given)."""
             note(f"beam: {len(shorter)} moves" if len(shorter) < len(given) else "beam: no shorter answer")
-            return shorter
+            return better(shorter)
         # with a limit, branch and bound first: better answers early (its failed budgets stay in the
         # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
         # answer (``stall``), or after UPPER_SHARE of the limit
@@ -2256,7 +2266,7 @@ class KernelSearch:
             status, jumps = self.search(len(best) - 1, share_deadline, left,
                                         label=f"branch and bound below {len(best)}")
             if status == FOUND:
-                best = chains(jumps)
+                best = better(chains(jumps))
                 note(f"branch and bound: {len(best)} moves")
             elif status == EXHAUSTED:
                 note(f"branch and bound: none within {len(best) - 1} moves")
@@ -2286,7 +2296,7 @@ class KernelSearch:
                     best = polish(best, self.beam(best, None, stall))   # the bound stays: improve the answer
                 return result(best, budget, False, False, refuted(budget))
             if status == FOUND:
-                best = chains(jumps)
+                best = better(chains(jumps))
                 note(f"{budget} moves: found")
                 return result(best, budget, True, False, refuted(budget))
             note(f"{budget} moves: none")

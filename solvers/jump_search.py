@@ -391,13 +391,13 @@ def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *,
                     excluded |= bit(t)
                     continue
         entries.append((t, pag, pag.weights[t - 1] if pag else 0))
-    where = "" if targets is None else f" on {', '.join(map(str, sorted(targets)))}"
+    where = "" if targets is None else f" on {', '.join(map(board.label, sorted(targets)))}"
     if targets is not None and not by_class & mask_of(targets):
-        why = f"position classes: the last stone can stand only on {', '.join(map(str, nodes_of(by_class)))}"
+        why = f"position classes: the last stone can stand only on {', '.join(map(board.label, nodes_of(by_class)))}"
     elif not by_class:
         why = "position classes: no node can hold the last stone"
     else:
-        nodes = ", ".join(map(str, nodes_of(allowed)))
+        nodes = ", ".join(map(board.label, nodes_of(allowed)))
         why = f"pagoda functions: each of the nodes {nodes} is worth more than the start"
     return TargetSetup(allowed & ~excluded, entries, excluded, why, where)
 
@@ -745,12 +745,14 @@ class ForwardBound:
     placeable: tuple[NodeId, ...]
     exclusive: tuple[tuple[NodeId, NodeId], ...]
 
-    @property
-    def reason(self) -> str:
-        pairs = ", ".join(f"{a}/{b}" for a, b in self.exclusive) or "none"
-        return (f"at most {self.most} stones: from corner {self.corner} the jumper lands on {len(self.landings)} "
-                f"nodes and can place stones on {len(self.placeable)}, and of each pair {pairs} at most one "
-                "(every jump over one starts or ends on the other, which a stone there blocks)")
+    def reason(self, board: Board) -> str:
+        """Why at most ``most`` stones, nodes named by their labels on ``board``."""
+        name = board.label
+        pairs = ", ".join(f"{name(a)}/{name(b)}" for a, b in self.exclusive)
+        tail = (f", and of each pair {pairs} at most one (every jump over one starts or ends on the other, which a "
+                "stone there blocks)") if pairs else ""
+        return (f"at most {self.most} stones: from corner {name(self.corner)} the jumper lands on {len(self.landings)} "
+                f"nodes and can place stones on {len(self.placeable)}{tail}")
 
 
 def forward_bound(board: Board, corner: NodeId) -> ForwardBound:
