@@ -582,9 +582,13 @@ def in_labels(game: Game, text: str, move: Any, state: Any) -> str:
     """A record's move as written, followed by its notation in labels when it names a node by an
     id that is not its label: ``42-31 +26 (e9-d7 +c6)``; errors then read as the board does."""
     labels = set(game.board.labels)
-    if all(token in labels for token in _CLICK_TOKEN.findall(text)):
+    if all(number in labels for number in _BARE_NUMBER.findall(text)):
         return text
     return f"{text} ({game.format_move(move, state)})"
+
+
+_BARE_NUMBER = re.compile(r"(?<![\w:])\d+(?!\w)")
+"""A node written by its id in move text (``42`` in ``42-31 +26``; not the ``3`` of ``a2:3-a5``)."""
 
 
 # ---------------------------------------------------------------- helpers for game modules
