@@ -87,6 +87,14 @@ ANY_SHARE = 0.25
 """Share of a time or position limit for the first search for any finish (feasibility). When it
 ends without one, the deepening goes on from the admissible bound: it finds finishes too (and the
 first one it finds is optimal), so a finish the plain search misses in its share is not lost."""
+FIRST_STEP = 3
+"""Before the search for any finish, a search within the admissible bound plus this many moves, then
+plus twice as many (each capped by :data:`FIRST_NODES`, both within half the share of a time limit
+that the search for any finish has): an answer a user can use comes early, and within a few moves
+of the optimum (on the Power of Two board the plain search for any finish returns 7-26 moves where
+2-5 are needed)."""
+FIRST_NODES = 250_000
+"""Positions each of those first searches may visit (about 0.1-0.3 s) before the next one."""
 UPPER_SHARE = 0.12
 """Share of a time or position limit that the beam and branch and bound (upper bounds) may spend
 together before the deepening, counted from the start of the run. 0.25 until the portfolio of
@@ -1810,6 +1818,9 @@ class KernelSearch:
         self.order_moves = ORDER_MOVES
         """A budgeted walk's first fresh moves whose movers are tried by promise (:data:`ORDER_MOVES`;
         0: node order throughout)."""
+        self.first_step = FIRST_STEP
+        """The short first searches of :meth:`run` (:data:`FIRST_STEP`; 0: the search for any finish
+        comes first)."""
         self.reset()
         self.search(1, node_cap=1)    # compiles the kernel (or loads it from numba's cache) before any clock runs
         self.reset()
@@ -2218,12 +2229,26 @@ class KernelSearch:
             return result(None, cap + 1, True, True, self.setup.why_none)
         any_deadline = None if time_limit is None else started + time_limit * ANY_SHARE
         any_nodes = None if node_limit is None else int(node_limit * ANY_SHARE)
-        status, jumps = self.search(None, any_deadline, any_nodes, label="any finish")
+        low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
+        status, jumps = PAUSED, []
+        first_deadline = None if time_limit is None else started + time_limit * ANY_SHARE / 2
+        for within in (low + self.first_step, low + 2 * self.first_step):   # a short first answer, if one comes soon
+            if not self.first_step or within > cap or self.interrupted:
+                break
+            first_nodes = FIRST_NODES if any_nodes is None else min(FIRST_NODES, any_nodes // 4)
+            status, jumps = self.search(within, first_deadline, first_nodes, label=f"a finish within {within} moves")
+            if status == FOUND:
+                note(f"first finish within {within} moves: {len(chains(jumps))} moves")
+                break
+            note(f"first finish within {within} moves: " + ("none (search exhausted)" if status == EXHAUSTED
+                                                            else f"none within {first_nodes:,} positions"))
+        short = status == FOUND
+        if not short:
+            status, jumps = self.search(None, any_deadline, any_nodes, label="any finish")
         if status == EXHAUSTED:
             note("any finish: none (search exhausted)")
             return result(None, cap + 1, True, True, "exhausted search: no sequence of jumps leaves one stone"
                           + self.setup.where)
-        low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
         best: list[tuple[NodeId, list[NodeId]]] | None = None
         if status == PAUSED:
             if self.interrupted:
@@ -2233,7 +2258,8 @@ class KernelSearch:
         else:
             best = better(chains(jumps))
             first_s, first_m = time.perf_counter() - started, len(best)
-            note(f"any finish: {len(best)} moves")
+            if not short:
+                note(f"any finish: {len(best)} moves")
 
         def refuted(budget: int) -> str:
             if budget <= low:

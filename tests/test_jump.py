@@ -44,6 +44,12 @@ def sketch_seed(seed):
     return solve_forward(SKETCH, seed=seed)["final_position"]
 
 
+def plain(ks):
+    """``ks`` without the short first searches of its run (the search for any finish first)."""
+    ks.first_step = 0
+    return ks
+
+
 def n(*names):
     """Node ids of the Power of Two board by their labels."""
     return [P2.node(v) for v in names]
@@ -1101,12 +1107,34 @@ def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share
     from powertwo.solvers.jump import replay_reverse
 
     pos = sketch_seed(5)
-    res = KernelSearch(SKETCH, pos).run(node_limit=4_000_000)
+    ks = KernelSearch(SKETCH, pos)
+    ks.first_step = 0           # the search for any finish first, without the short first searches
+    res = ks.run(node_limit=4_000_000)
     assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
     assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
     assert replay_reverse(SKETCH, pos, res.moves)[0] is None
     out = solve_reverse(SKETCH, position=pos, node_limit=6_000)  # with 10,000 the deepening's finish comes after 8,793
     assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
+
+
+def test_a_short_first_answer_comes_before_the_search_for_any_finish():
+    """A run first searches within the admissible bound plus FIRST_STEP moves (then twice that), each
+    for at most FIRST_NODES positions: on the benchmark's seed 2 its first answer is the optimum, 4
+    moves, where the search for any finish alone first finds 15. Both runs end optimal, and the
+    answers replay."""
+    from powertwo.solvers.jump import replay_reverse
+    from powertwo.solvers.jump_kernel import FIRST_NODES, FIRST_STEP
+
+    pos = solve_forward(P2, seed=2)["final_position"]
+    short = KernelSearch(P2, pos).run(node_limit=20_000_000)
+    longer = plain(KernelSearch(P2, pos)).run(node_limit=20_000_000)
+    assert (FIRST_STEP, FIRST_NODES) == (3, 250_000)
+    assert short.log[0].startswith("first finish within 4 moves: 4 moves (")
+    assert short.answers[0][1] == short.first_found_moves == BENCH_OPTIMA[2] == 4
+    assert longer.log[0].startswith("any finish: 15 moves (") and longer.answers[0][1] == 15
+    for res in (short, longer):
+        assert res.proven and len(res.moves) == res.bound == 4
+        assert replay_reverse(P2, pos, res.moves)[0] is None
 
 
 @pytest.mark.slow
@@ -1115,7 +1143,7 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     a limit, branch and bound ends after ``stall`` positions without a better answer. Either way the
     best finish found is reported with the bound proven so far, the same on every run."""
     pos = sketch_seed(2)      # the sketch board's seed 2: its optimum 5 takes 1.5 million
-    runs = [KernelSearch(SKETCH, pos).run(stall=100_000) for _ in range(2)]
+    runs = [plain(KernelSearch(SKETCH, pos)).run(stall=100_000) for _ in range(2)]
     res = runs[0]
     assert res.moves is not None and not res.proven and not res.infeasible and len(res.moves) > res.bound
     assert res.log[-2].startswith(f"100,000 positions reached while searching {res.bound} moves")
@@ -1123,7 +1151,7 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     assert [(r.moves, r.bound, r.nodes) for r in runs[1:]] == [(res.moves, res.bound, res.nodes)]
     # of 6 million positions the beam may take 600,000 (after the first finish's), the upper bounds
     # together 720,000 (UPPER_SHARE): branch and bound has more left than its stall
-    limited = KernelSearch(SKETCH, pos).run(node_limit=6_000_000, stall=30_000)
+    limited = plain(KernelSearch(SKETCH, pos)).run(node_limit=6_000_000, stall=30_000)
     assert limited.log[1].startswith("beam: ")   # with a limit the beam comes first, then branch and bound
     stalled = [i for i, m in enumerate(limited.log)
                if m.startswith("branch and bound: no better answer within 30,000 positions")]
