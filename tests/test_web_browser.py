@@ -1,15 +1,19 @@
 """End-to-end tests of the workbench in a real browser: Playwright drives Debian's chromium.
 
 Every expected value comes from the library (the referee, the committed answers), never from
-the page. Screenshots of each view are written to results/web-*.png.
+the page. Screenshots of each view are written as web-*.png to the folder named by the environment
+variable POWERTWO_SCREENSHOTS (`make results` sets it to results/, whose committed screenshots they
+are), else to a temporary folder: a test run never changes a tracked file.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -27,6 +31,7 @@ from powertwo.rules import get_game  # noqa: E402
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
+SCREENSHOTS = Path(os.environ.get("POWERTWO_SCREENSHOTS") or tempfile.mkdtemp(prefix="powertwo-web-"))
 WAIT = 60_000  # ms: generous, for a loaded 2-core machine
 
 
@@ -77,7 +82,7 @@ def page(browser, server):
 
 def shot(page, name: str) -> None:
     page.mouse.move(1, 1)  # no hover highlight in the picture
-    page.screenshot(path=str(RESULTS / f"web-{name}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"web-{name}.png"))
 
 
 def select_containing(page, select: str, text: str) -> None:
