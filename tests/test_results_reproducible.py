@@ -87,3 +87,30 @@ def test_jump_results_twice_are_identical(tmp_path):
         assert "seconds" not in (first / name).read_text(encoding="utf-8")
     reverse = json.loads((first / "jump-reverse.json").read_text(encoding="utf-8"))
     assert (reverse["status"], reverse["objective"], reverse["bound"]) == ("optimal", 4, 4)
+
+
+def test_readme_quotes_the_committed_answers():
+    """The README's puzzle section quotes each committed optimum: it must say what results/ holds."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+
+    def answer(name: str) -> dict:
+        return json.loads((root / "results" / f"{name}.json").read_text(encoding="utf-8"))
+
+    for name in ("one-by-one", "line-cover", "two-by-two", "two-by-two-strict", "thats-my-line-16",
+                 "thats-my-line-unlimited", "jump-reverse"):
+        assert answer(name)["status"] == "optimal", name
+    assert f"Answer: **{answer('one-by-one')['objective']} stones**" in readme
+    assert f"Answer: **{answer('line-cover')['objective']} stones**" in readme
+    two, strict = answer("two-by-two"), answer("two-by-two-strict")
+    assert two["objective"] == strict["objective"] == 32 and len(two["stones"]) == len(strict["stones"])
+    assert f"**all {two['objective']} lines** hold exactly two, with {len(two['stones'])} stones" in readme
+    sixteen, unlimited = answer("thats-my-line-16"), answer("thats-my-line-unlimited")
+    assert (f"**{sixteen['objective']} stones** with 16 a side ({sixteen['light_count']} to "
+            f"{sixteen['dark_count']}), **{unlimited['objective']}** with unlimited stones "
+            f"({unlimited['light_count']} to {unlimited['dark_count']})") in readme
+    forward = answer("jump-forward")
+    assert f"Answer: {len(forward['steps'])} steps from a13" in readme and forward["corner"] == 60
+    assert f"Answer: **{answer('jump-reverse')['objective']} moves**" in readme
