@@ -2230,7 +2230,7 @@ class KernelSearch:
         any_deadline = None if time_limit is None else started + time_limit * ANY_SHARE
         any_nodes = None if node_limit is None else int(node_limit * ANY_SHARE)
         low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
-        status, jumps = PAUSED, []
+        status, jumps = PAUSED, list[tuple[int, int]]()
         first_deadline = None if time_limit is None else started + time_limit * ANY_SHARE / 2
         for within in (low + self.first_step, low + 2 * self.first_step):   # a short first answer, if one comes soon
             if not self.first_step or within > cap or self.interrupted:

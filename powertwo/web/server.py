@@ -309,9 +309,9 @@ def jump_clicks(data: Mapping) -> dict:
         illegal = None
         if field(data, "undo", bool, False):
             state = jc.replay(board, puzzle, origin, jc.entries(puzzle, jc.undo(state)))
-        elif data.get("click") is not None:
+        elif (clicked := node_field(data, "click", board)) is not None:
             try:
-                chains = jc.click(board, state, node_field(data, "click", board))
+                chains = jc.click(board, state, clicked)
                 state = jc.replay(board, puzzle, origin, jc.entries(puzzle, chains))
             except jc.IllegalClick as exc:
                 illegal = str(exc)
@@ -324,8 +324,8 @@ def jump_clicks(data: Mapping) -> dict:
         count = f"{n} of 31 steps, {_count(len(state.stones), 'stone')} on the board"
         best = None
         verdict = ("valid: 31 steps, 32 stones" if report.valid else
-                   "in progress" if state.next else f"stuck: no stone can be placed next to the jumper at "
-                                                   f"{board.label(state.jumper)}; undo")
+                   "in progress" if state.next or state.jumper is None else
+                   f"stuck: no stone can be placed next to the jumper at {board.label(state.jumper)}; undo")
     else:
         count = f"{_count(n, 'move')}, {_count(len(state.stones), 'stone')} left"
         done = committed(puzzle, board=board)
