@@ -62,19 +62,17 @@ def _unit(board: Board) -> float:
 
 def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[LineId] = (),
             lines: Iterable[LineMark] = (), arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (),
-            last: Iterable[NodeId] = (), ids: bool = False, names: str | None = None, title: str = "",
+            last: Iterable[NodeId] = (), names: str | None = None, title: str = "",
             small: bool = False, legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """Draw ``board`` on the matplotlib axes ``ax``.
 
     ``highlight`` are line ids drawn thick and red; ``lines`` marks lines by kind (the faults
     of a wrong answer); ``marks`` are nodes ringed dashed red (free nodes of interest);
     ``last`` are nodes ringed blue (what the last move placed); ``names`` writes every node's
-    name: ``"labels"`` its label (``a13``), ``"ids"`` its number (``60``); ``ids=True`` is
-    ``names="labels"``. Returns the legend entries of what was drawn, ``(key, text)`` in the
+    name: ``"labels"`` its label (``a13``), ``"ids"`` its number (``60``), None nothing.
+    Returns the legend entries of what was drawn, ``(key, text)`` in the
     order of :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
     """
-    if names is None and ids:
-        names = "labels"
     if names is not None and names not in NODE_NAMES:
         raise ValueError(f"node names {names!r}: write one of {', '.join(NODE_NAMES)}")
     name_of = board.label if names == "labels" else str
@@ -278,11 +276,11 @@ def _metadata(suffix: str) -> dict:
     return {"Date": None} if suffix == ".svg" else {"Software": None}
 
 
-def board_diagram(board: Board, path: str | Path, *, ids: bool = False, names: str | None = None,
+def board_diagram(board: Board, path: str | Path, *, names: str | None = None,
                   title: str | None = None) -> Path:
     """The empty board written to ``path``, optionally with its nodes' names (``names`` as in
-    :func:`draw_on`; ``ids=True``: the labels)."""
+    :func:`draw_on`)."""
     lines = "(line ids: `powertwo board lines`)"
-    fig = figure(board, ids=ids, names=names, title=board.name if title is None else title,
+    fig = figure(board, names=names, title=board.name if title is None else title,
                  legend={"labels": f"small text: node names {lines}", "ids": f"small numbers: node ids {lines}"})
     return save(fig, path)

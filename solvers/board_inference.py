@@ -587,7 +587,7 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
     files = ["board-inference.json"]
     board = load("power-of-two")
     for ext in ("svg", "png"):
-        path = board_diagram(board, out / "boards" / f"power-of-two-labels.{ext}", ids=True,
+        path = board_diagram(board, out / "boards" / f"power-of-two-labels.{ext}", names="labels",
                              title=f"{board.name}: the board inferred from the server's display")
         files.append(str(path.relative_to(out)))
         path = save(cells_figure(board), out / "boards" / f"power-of-two-cells.{ext}")

@@ -342,7 +342,7 @@ JUMP_LEGEND = {"light": "stone", "dark": "the jumping stone", "arrow": "arrow: t
                "chain": "1, 2, ... beside a chain: its jumps in order", "number": "+ the stone placed this step"}
 
 
-def diagram_forward(data: Mapping, board: Board, *, ids: bool = False):
+def diagram_forward(data: Mapping, board: Board, *, names: str | None = None):
     from powertwo.boards.diagram import Arrow, Stone
     from powertwo.boards.draw import panels
 
@@ -358,7 +358,7 @@ def diagram_forward(data: Mapping, board: Board, *, ids: bool = False):
         occ.add(jumper)
         stones = [Stone(v, "dark" if v == jumper else "light", text="+" if v == step["place"] else "")
                   for v in sorted(occ)]
-        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
+        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "names": names,
                        "title": f"step {i}: +{board.label(step['place'])}, {len(step['jumps'])} jump(s)"})
     return panels(board, frames, columns=8, panel_px=240, legend=JUMP_LEGEND)
 
@@ -632,7 +632,7 @@ def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | No
     return "", f"status {status}; bound {bound} re-proved: the checker's {engine} finds no finish within {budget} moves"
 
 
-def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
+def diagram_reverse(data: Mapping, board: Board, *, names: str | None = None):
     from powertwo.boards.diagram import Arrow, Stone
     from powertwo.boards.draw import panels
 
@@ -644,9 +644,9 @@ def diagram_reverse(data: Mapping, board: Board, *, ids: bool = False):
         path = (mv["from"],) + tuple(mv["jumps"])
         stones = [Stone(v, "dark" if v == mv["from"] else "light") for v in sorted(occ)]
         replay_chain(tables, occ, mv["from"], mv["jumps"], "", remove=True)
-        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "ids": ids,
+        frames.append({"stones": stones, "arrows": [Arrow(path, numbered=True)], "names": names,
                        "title": f"move {i}: {len(mv['jumps'])} jump(s)"})
-    frames.append({"stones": [Stone(v, "light") for v in sorted(occ)], "ids": ids,
+    frames.append({"stones": [Stone(v, "light") for v in sorted(occ)], "names": names,
                    "title": "end" if data["moves"] else f"start ({data['status']})"})
     legend = JUMP_LEGEND | {"dark": "the stone that moves (a chain of jumps is one move)"}
     return panels(board, frames, columns=6, panel_px=260, legend=legend)

@@ -74,7 +74,7 @@ class Puzzle:
     folder of the file when ``reads_files``: certificates name files relative to it);
     ``diagram(data, board, **draw_options) -> matplotlib figure`` draws one (imported lazily by
     the caller); ``draw_options`` names the keywords it takes (``names``: what is written beside
-    every node, ``"labels"``, ``"ids"`` or None; ``ids``: the nodes' labels on or off;
+    every node, ``"labels"``, ``"ids"`` or None, each diagram with its own default;
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
     ``options`` names the solve options the puzzle accepts (for the CLI).
@@ -88,7 +88,7 @@ class Puzzle:
     results: Callable[[Path, Progress], list[ResultRow]] | None = None
     options: tuple[str, ...] = field(default=())
     order: int = 100
-    draw_options: tuple[str, ...] = ("ids",)
+    draw_options: tuple[str, ...] = ("names",)
     reads_files: bool = False
 
 

@@ -34,7 +34,7 @@ def draw_boards(out: Path, progress: Progress) -> list[str]:
         board = load(name)
         for ext in ("svg", "png"):
             path = out / "boards" / f"{name}.{ext}"
-            board_diagram(board, path, ids=True)
+            board_diagram(board, path, names="labels")
             files.append(str(path.relative_to(out)))
         progress(f"board {name}: {board.size} nodes, {len(board.lines)} lines, {len(board.symmetries)} symmetries")
     return files

@@ -240,9 +240,8 @@ def draw(file: str, out: str, move: int | None, names: str | None, all_answers: 
 
 def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> dict:
     """The keywords of ``puzzle``'s diagram for ``--labels/--ids/--no-names`` and ``--all``
-    (refused where the diagram does not take them). A diagram that takes ``names`` gets
-    ``"labels"`` unless told otherwise (none in the small panels of ``--all``); one that takes
-    only ``ids`` (labels on or off) draws labels with ``--labels``, none with ``--no-names``."""
+    (refused where the diagram does not take them). Without one of the three, a diagram names its
+    nodes as it does by default (none in the small panels of ``--all``)."""
     from powertwo.solvers.registry import SolutionError
 
     options: dict = {}
@@ -253,13 +252,9 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
     if "names" in puzzle.draw_options:
         if names is not None or all_answers:
             options["names"] = None if names in (None, "none") else names
-    elif "ids" in puzzle.draw_options and names != "ids":
-        if names is not None:
-            options["ids"] = names == "labels"
     elif names is not None:
         flag = {"labels": "--labels", "ids": "--ids", "none": "--no-names"}[names]
-        why = " (its diagram writes labels or nothing)" if "ids" in puzzle.draw_options else ""
-        raise SolutionError(f"{file}: {flag} does not apply to a {puzzle.name} solution{why}")
+        raise SolutionError(f"{file}: {flag} does not apply to a {puzzle.name} solution")
     return options
 
 
