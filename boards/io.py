@@ -56,6 +56,12 @@ def load(name_or_path: str | Path) -> Board:
     return from_dict(read_json(path, BoardError, what="board file"), str(path))
 
 
+def shipped_with(fingerprint: str) -> str | None:
+    """The name of the shipped board with this :attr:`Board.fingerprint`, if any (the board an answer
+    file or record was made for, named when it is checked against another)."""
+    return next((name for name in shipped() if load(name).fingerprint == fingerprint), None)
+
+
 def from_json(text: str, where: str = "board") -> Board:
     return from_dict(loads(text, where, BoardError), where)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped
+from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with
 from powertwo.boards.jsonfile import loads as json_loads
 
 Player = int
@@ -544,7 +544,7 @@ def record_board(data: Mapping, board: Board, where: str = "record") -> None:
         raise RecordError(f"{where}: field 'board_fingerprint' must be a string")
     if fingerprint == board.fingerprint:
         return
-    made_for = next((name for name in shipped() if load_board(name).fingerprint == fingerprint), None)
+    made_for = shipped_with(fingerprint)
     if made_for is not None:
         raise RecordError(f"{where}: made for board {made_for}, not for {board.name} "
                           f"(name it in field 'board')")

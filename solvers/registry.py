@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from powertwo.boards import Board, BoardError, load as load_board
+from powertwo.boards import Board, BoardError, load as load_board, shipped_with
 from powertwo.boards.jsonfile import read_json
 
 from .fields import SolutionError, board_fields, node_ids, node_list, require
@@ -164,7 +164,7 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
         except BoardError as exc:
             raise SolutionError(f"{where}: field 'board': {exc}") from None
         if fingerprint is not None and fingerprint != board.fingerprint:
-            shipped = _shipped_with(fingerprint)
+            shipped = shipped_with(fingerprint)
             if shipped:
                 raise SolutionError(f"{where}: made for {shipped}, not for {name}; pass --board {shipped}")
             raise SolutionError(f"{where}: made for a board named {name} with fingerprint {fingerprint}, but "
@@ -172,16 +172,9 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
                                 f"file it was made for")
         return board
     if fingerprint is not None and fingerprint != board.fingerprint:
-        made_for = _shipped_with(fingerprint) or name
+        made_for = shipped_with(fingerprint) or name
         raise SolutionError(f"{where}: made for {made_for}, not for {board.name}; pass --board {made_for}")
     return board
-
-
-def _shipped_with(fingerprint: str) -> str | None:
-    """The shipped board with this fingerprint, if any."""
-    from powertwo.boards import shipped
-
-    return next((name for name in shipped() if load_board(name).fingerprint == fingerprint), None)
 
 
 def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
