@@ -43,7 +43,7 @@ $(LINT_STAMP): pyproject.toml $(STAMP)
 # ruff and mypy, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
 lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(BIN)/python tools/typecheck.py
 
 serve: $(STAMP)
 	$(BIN)/powertwo serve

@@ -1,0 +1,49 @@
+"""The shape of the source tree: one address per module, and files and functions a reader can hold.
+
+Product code is everything under powertwo/, boards/, models/, rules/ and solvers/ (tests, benches and
+tools are not product code). The limits are the ones the house style sets: no file over 800 lines, no
+function over 80 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCT = ("powertwo", "boards", "models", "rules", "solvers")
+MAX_FILE_LINES = 800
+MAX_FUNCTION_LINES = 80
+
+
+def product_files() -> list[Path]:
+    return sorted(path for folder in PRODUCT for path in (ROOT / folder).rglob("*.py"))
+
+
+def test_the_tree_holds_no_links():
+    links = []
+    for top, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in (".git", ".venv") and not d.startswith(".")]
+        links += [os.path.join(top, name) for name in dirs + files if os.path.islink(os.path.join(top, name))]
+    assert links == []
+
+
+def test_no_product_file_is_longer_than_the_limit():
+    long_files = {}
+    for path in product_files():
+        lines = len(path.read_text().splitlines())
+        if lines > MAX_FILE_LINES:
+            long_files[str(path.relative_to(ROOT))] = lines
+    assert long_files == {}
+
+
+def test_no_product_function_is_longer_than_the_limit():
+    long_functions = {}
+    for path in product_files():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = lines
+    assert long_functions == {}
