@@ -1,0 +1,138 @@
+"""What every part of the workbench reads requests with: fields, boards, committed answers, and
+the one-line error a bad request gets."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, is_dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Mapping
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
+
+MAX_BODY = 1 << 20
+"""Request bodies larger than this (1 MiB) are refused with 413."""
+
+
+class BadRequest(HTTPException):
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(status_code=status, detail=message.splitlines()[0] if message else "bad request")
+
+
+# ---------------------------------------------------------------- helpers
+def plain(value: Any) -> Any:
+    """JSON-ready data: dataclasses as objects, Fractions as floats, sets as sorted lists."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return plain(asdict(value))
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        return sorted(plain(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return float(value)
+    return value
+
+
+async def body(request: Request) -> dict:
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"request body is not valid JSON ({getattr(exc, 'msg', exc)})") from None
+    except RecursionError:
+        raise BadRequest("request body is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise BadRequest("request body must be a JSON object")
+    return data
+
+
+def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if key not in data or data[key] is None:
+        if default is ...:
+            raise BadRequest(f"missing field '{key}'")
+        return default
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, (bool,))):
+        raise BadRequest(f"field '{key}' has the wrong type ({type(value).__name__})")
+    return value
+
+
+def board_view(board: Board) -> dict:
+    """What the page needs to draw a board: nodes with coordinates and labels (a cell is drawn as
+    a square, a link's end as a point), lines, links, and the fingerprint the page's downloaded
+    files carry."""
+    points = {b for _, b in board.links}
+    cells = set(board.cells)
+    return {
+        "name": board.name,
+        "fingerprint": board.fingerprint,
+        "description": board.description,
+        "nodes": [{"id": v, "label": board.label(v), "x": float(board.coord(v)[0]), "y": float(board.coord(v)[1]),
+                   "point": v in points, "cell": v in cells} for v in board.nodes],
+        "lines": [list(line) for line in board.lines],
+        "line_texts": [board.line_text(k) for k in range(len(board.lines))],
+        "links": [list(link) for link in board.links],
+    }
+
+
+def board_of(data: Mapping, key: str = "board") -> Board:
+    """A shipped board by name, or an uploaded board as JSON content (never a server path)."""
+    value = data.get(key, "power-of-two")
+    if isinstance(value, dict):
+        try:
+            return from_dict(value, where="uploaded board")
+        except BoardError as exc:
+            raise BadRequest(str(exc)) from None
+    if not isinstance(value, str):
+        raise BadRequest(f"field '{key}' must be a shipped board name or a board object")
+    if value not in shipped():
+        raise BadRequest(f"field '{key}': no shipped board {value!r} (shipped: {', '.join(shipped())}; "
+                         f"upload other boards as JSON content)")
+    return load_board(value)
+
+
+def no_paths(data: Mapping, where: str) -> None:
+    """Records and solutions name their board; here only shipped boards (no server paths)."""
+    name = data.get("board")
+    if name is not None and not (isinstance(name, str) and name in shipped()):
+        raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
+
+
+def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
+    """The committed answer of a puzzle from the repository's results/ folder, when there is one
+    made for ``board`` (by its fingerprint; default: the default board)."""
+    board = board or load_board("power-of-two")
+    stem = {"thats-my-line": "thats-my-line-16"}.get(puzzle, puzzle + ("-strict" if strict else ""))
+    path = results_dir() / f"{stem}.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
+        return None
+    return data
+
+
+def results_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "results"
+
+
+def node_field(data: Mapping, key: str, board: Board) -> int | None:
+    """A node named by a request field: its label (``"a13"``) or its id (``60``); None when absent."""
+    value = field(data, key, (int, str), None)
+    if value is None:
+        return None
+    try:
+        return board.node(value)
+    except BoardError as exc:
+        raise BadRequest(f"field '{key}': {exc}") from None
+
+

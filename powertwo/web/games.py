@@ -1,0 +1,101 @@
+"""The games page's answers: a record replayed by the referee, what may come next after the
+clicks, the referee's reason for a refused click."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from powertwo.boards import Board, BoardError
+from powertwo.rules import Game, RulesError, game_names, get_game, validate_record
+
+from .common import BadRequest, field, plain
+
+
+def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
+    kw = game.diagram(state, last)
+    return {"stones": plain(kw.get("stones", [])), "arrows": plain(kw.get("arrows", [])),
+            "highlight": plain(kw.get("highlight", [])), "caption": caption, "title": kw.get("title", "")}
+
+
+# ---------------------------------------------------------------- games
+def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
+    """The game, its record, the position after the moves, and the moves (replayed by the referee)."""
+    name = field(data, "game", str)
+    if name not in game_names():
+        raise BadRequest(f"unknown game {name!r} (known: {', '.join(game_names())})")
+    options = field(data, "options", dict, {})
+    try:
+        game = get_game(name, **options)
+    except RulesError as exc:
+        raise BadRequest(str(exc)) from None
+    start = field(data, "start", str, game.default_start)
+    if start not in game.board.start_names and start not in game.start_names:
+        raise BadRequest(f"field 'start': {game.title} has no start {start!r} "
+                         f"(starts: {', '.join(game.board.start_names or game.start_names)})")
+    moves = field(data, "moves", list, [])
+    record = game.record(moves, start=start)
+    try:
+        res = validate_record(record)
+    except RulesError as exc:
+        raise BadRequest(str(exc)) from None
+    return game, record, res, list(res.moves)
+
+
+def clicks_of(data: Mapping, board: Board) -> list[int]:
+    """The nodes clicked so far (labels or ids), as node ids."""
+    clicks = []
+    for v in field(data, "clicks", list, []):
+        try:
+            if not isinstance(v, (int, str)):
+                raise BoardError(str(v))
+            clicks.append(board.node(v))
+        except BoardError:
+            raise BadRequest(f"field 'clicks': {str(v)[:40]} is not a node of board {board.name}") from None
+    return clicks
+
+
+def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
+    state = res.final
+    last = res.moves[-1] if res.moves else None
+    options = game.click_options(state, clicks)
+    out = res.outcome
+    view = game_frame(game, state, last, f"move {state.ply + 1}, {game.player_name(state.to_move)} to move")
+    view.update({
+        "record": record, "clicks": clicks,
+        "next": sorted(options.next),
+        "complete": [game.format_move(m, state) for m in options.complete],
+        "to_move": game.player_name(state.to_move), "to_move_index": state.to_move,
+        "outcome": None if out is None else {"winner": None if out.winner is None else game.player_name(out.winner),
+                                             "reason": out.reason},
+        "notes": game.notes(state),
+    })
+    return view
+
+
+def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
+    """The referee's reason why the clicks make no legal move (read as a move where they can be)."""
+    labels = [game.board.label(v) for v in clicks]
+    texts = []
+    if len(labels) >= 2:
+        texts.append(" ".join(f"{a}-{b}" for a, b in zip(labels[::2], labels[1::2], strict=False)))
+        texts.append("-".join(labels[:2]) + "".join(f" +{x}" for x in labels[2:]))
+    texts.append(labels[-1] if len(labels) == 1 else "-".join(labels))
+    for text in texts:
+        try:
+            move = game.parse_move(text, state)
+        except RulesError:
+            continue
+        reason = game.reason_illegal(state, move)
+        if reason:
+            return f"{text}: {reason}"
+    return f"{labels[-1]} cannot come next after {' '.join(labels[:-1]) or 'no clicks'}"
+
+
+
+
+def played(game: Game, record: dict, text: str) -> dict:
+    """The view after the move ``text`` is appended to the record (replayed by the referee)."""
+    new = dict(record, moves=record["moves"] + [text])
+    view = game_view(game, new, validate_record(new), [])
+    view["played"] = text
+    return view

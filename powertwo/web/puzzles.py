@@ -1,0 +1,233 @@
+"""The puzzle pages' answers: live checks of line puzzles and the That's My Line solitaire, whole
+files as ``powertwo check`` reads them, and the frames of answers and records to step through."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from powertwo.boards import Board
+from powertwo.rules import RulesError, validate_record
+from powertwo.solvers.fields import node_ids
+from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
+
+from .common import BadRequest, board_of, board_view, committed, field, no_paths, results_dir
+from .games import game_frame
+
+LINE_PUZZLES = ("one-by-one", "line-cover", "two-by-two")
+SEQUENCE_PUZZLES = ("jump-forward", "jump-reverse", "thats-my-line")
+
+
+def line_check(data: Mapping) -> dict:
+    """The live check of a line puzzle: the checker behind ``powertwo check`` on the stones, then
+    the objective against the proven optimum, and the lines at fault (for highlighting)."""
+    from powertwo.models.cards import line_counts
+    from powertwo.solvers.line_puzzles import STONES, confirmed, variant
+
+    puzzle = field(data, "puzzle", str)
+    if puzzle not in LINE_PUZZLES:
+        raise BadRequest(f"live check is for {', '.join(LINE_PUZZLES)}, not {puzzle!r}")
+    board = board_of(data)
+    strict = field(data, "strict", bool, False)
+    stones = field(data, "stones", list)
+    solution = {"puzzle": puzzle, "board": board.name, "stones": stones, "strict": strict}
+    try:
+        report = get_puzzle(puzzle).check(solution, board)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    var = variant(puzzle, strict)
+    stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
+    counts = line_counts(board, stone_set)
+    bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
+    value = var.objective(board, stone_set)
+    optimum = confirmed(board, var, STONES)
+    best = optimum.objective if optimum.status == "optimal" else None
+    verdict = "invalid"
+    if report.valid:
+        verdict = "valid, optimal" if best is not None and value == best else "valid, not optimal"
+    return {"valid": report.valid, "verdict": verdict, "faults": list(report.faults), "notes": list(report.notes),
+            "objective": value, "optimum": best, "sense": var.sense, "bad_lines": bad,
+            "line_counts": counts, "stones": stone_set}
+
+
+def solitaire_check(data: Mapping) -> dict:
+    """The live check of the That's My Line solitaire: the record so far (built by clicks) replayed
+    by the referee, then the checker behind ``powertwo check`` on the solution it makes."""
+    from powertwo.solvers.thats_my_line import replay, supply_of
+
+    board = board_of(data)
+    record = field(data, "record", list)
+    if not all(isinstance(m, str) for m in record):
+        raise BadRequest("field 'record' must be a list of move strings")
+    stones = field(data, "stones", (int, str), 16)
+    try:
+        supply = supply_of(stones)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    game, states, fault = replay(board, supply, record)
+    end = states[-1]
+    total = len(end.light) + len(end.dark)
+    solution = {"puzzle": "thats-my-line", "board": board.name, "stones": stones, "record": record,
+                "light": sorted(end.light), "dark": sorted(end.dark), "objective": total}
+    report = get_puzzle("thats-my-line").check(solution, board)
+    done = committed("thats-my-line", board=board)
+    best = done.get("objective") if done and done.get("stones") == stones else None
+    options = game.click_options(end, ())  # after the last legal move
+    verdict = "invalid" if not report.valid else "valid, optimal" if total == best else "valid, not optimal"
+    return {"valid": report.valid, "verdict": verdict, "faults": list(report.faults), "notes": list(report.notes),
+            "objective": total, "optimum": best, "sense": "max", "bad_lines": [], "fault": fault,
+            "record": record[:len(states) - 1], "stones_view": game_frame(game, end, None, "")["stones"],
+            "next": sorted(options.next), "pass": any(not game.move_clicks(m, end) for m in options.complete),
+            "to_move": game.player_name(end.to_move)}
+
+
+def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
+    """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
+    are looked up among the committed results (by plain relative names, never a server path)."""
+    if puzzle.reads_files:
+        return puzzle.check(data, board, base=results_dir())
+    return puzzle.check(data, board)
+
+
+def file_board(data: Mapping, solution: Mapping) -> Board:
+    """The board a solution file is judged against, as ``powertwo check`` chooses it
+    (:func:`solution_board`): the board it was made for, or the request's ``board`` (the CLI's
+    ``--board``); a file made for another board is refused in one line naming that board."""
+    no_paths(solution, "solution")
+    try:
+        return solution_board(solution, "solution", board_of(data) if "board" in data else None)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def file_check(data: Mapping) -> dict:
+    """A whole solution file or game record, as ``powertwo check`` checks it."""
+    solution = field(data, "solution", dict)
+    if "puzzle" in solution:
+        p = get_puzzle(field(solution, "puzzle", str))
+        board = file_board(data, solution)
+        try:
+            report = check_upload(p, solution, board)
+        except SolutionError as exc:
+            raise BadRequest(str(exc)) from None
+        return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
+    if "game" in solution:
+        try:
+            res = validate_record(solution)
+        except RulesError as exc:
+            return {"valid": False, "faults": [str(exc)], "notes": []}
+        tail = res.outcome.reason if res.outcome else "game not over"
+        return {"valid": True, "faults": [], "notes": [f"valid: {len(res.moves)} moves, {tail}"]}
+    raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
+
+
+def sequence_frames(data: Mapping) -> dict:
+    """The frames of an answer or record to step through: stones, arrows and a caption each."""
+    item = field(data, "solution", dict)
+    if "game" in item:
+        no_paths(item, "solution")
+        try:
+            res = validate_record(item)
+        except RulesError as exc:
+            raise BadRequest(str(exc)) from None
+        game = res.game
+        frames = [game_frame(game, state, res.moves[k - 1] if k else None,
+                             "start" if k == 0 else f"after move {k}: {game.format_move(res.moves[k - 1])}")
+                  for k, state in enumerate(res.states)]
+        return {"board": board_view(game.board), "frames": frames}
+    puzzle = field(item, "puzzle", str)
+    if puzzle not in SEQUENCE_PUZZLES:
+        raise BadRequest(f"sequences are shown for {', '.join(SEQUENCE_PUZZLES)} and game records, not {puzzle!r}")
+    board = file_board(data, item)
+    try:
+        report = check_upload(get_puzzle(puzzle), item, board)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    if not report.valid:
+        raise BadRequest(f"{puzzle}: {report.faults[0]}")
+    if puzzle == "thats-my-line":
+        from powertwo.solvers.thats_my_line import replay, supply_of
+
+        moves = item["record"]
+        game, states, _ = replay(board, supply_of(item["stones"]), moves)
+        frames = [game_frame(game, s, game.parse_move(moves[k - 1], states[k - 1]) if k else None,
+                             "start" if k == 0 else f"after move {k}: {moves[k - 1]}")
+                  for k, s in enumerate(states)]
+        return {"board": board_view(board), "frames": frames}
+    return {"board": board_view(board), "frames": jump_frames(puzzle, item, board)}
+
+
+def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
+    from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
+
+    tables = JumpTables(board, symmetry=False)
+    ids = lambda raw: node_ids(list(raw), board, puzzle)  # noqa: E731 - the file may name nodes by labels
+    frames = []
+    if puzzle == "jump-reverse":
+        occ = set(ids(item["position"]))
+        frames.append({"stones": [{"node": v, "color": "light"} for v in sorted(occ)], "arrows": [],
+                       "caption": f"start: {len(occ)} stones"})
+        for k, mv in enumerate(item["moves"], start=1):
+            start, jumps = ids([mv["from"]])[0], ids(mv["jumps"])
+            replay_chain(tables, occ, start, jumps, "", remove=True)
+            frames.append({"stones": [{"node": v, "color": "dark" if v == jumps[-1] else "light"}
+                                      for v in sorted(occ)],
+                           "arrows": [{"path": [start, *jumps]}],
+                           "caption": f"after move {k}: {'-'.join(board.label(v) for v in (start, *jumps))}, "
+                                      f"{len(jumps)} jump(s), {len(occ)} stones left"})
+        return frames
+    jumper = ids([item["corner"]])[0]
+    occ = {jumper}
+    frames.append({"stones": [{"node": jumper, "color": "dark"}], "arrows": [],
+                   "caption": f"start: the jumper on {board.label(jumper)}"})
+    for k, step in enumerate(item["steps"], start=1):
+        place, jumps = ids([step["place"]])[0], ids(step["jumps"])
+        occ.add(place)
+        before = jumper
+        _, jumper = replay_chain(tables, occ, jumper, jumps, "", remove=False)
+        frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
+                       "arrows": [{"path": [before, *jumps]}],
+                       "caption": f"after step {k}: placed {board.label(place)}, {len(jumps)} jump(s), "
+                                  f"{len(occ)} stones"})
+    return frames
+
+
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
+def jump_summary(puzzle: str, board: Board, state: Any, origin: Any) -> dict:
+    """What the page shows of a Get a Jump On click puzzle's state: the stones, the last chain,
+    what may come next, the count and the checker's verdict on the file the clicks make."""
+    solution = state.file(board, origin)
+    report = get_puzzle(puzzle).check(solution, board)
+    n = len(state.complete)
+    forward = puzzle == SEQUENCE_PUZZLES[0]
+    if forward:
+        count = f"{_count(n, 'step')}, {_count(len(state.stones), 'stone')} on the board"
+        best = None
+        verdict = (f"valid: {n} steps, {len(state.stones)} stones" if report.valid else
+                   "in progress" if state.next or state.jumper is None else
+                   f"stuck: no stone can be placed next to the jumper at {board.label(state.jumper)}; undo")
+    else:
+        count = f"{_count(n, 'move')}, {_count(len(state.stones), 'stone')} left"
+        done = committed(puzzle, board=board)
+        best = done.get("objective") if done and sorted(done["position"]) == sorted(origin) \
+            and done.get("status") == "optimal" else None
+        verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
+            if not state.finished else "invalid" if not report.valid else \
+            "valid, optimal" if best == n else f"valid, not optimal ({best} moves suffice)" if best else \
+            f"valid: {n} moves"
+    last = state.chains[-1] if state.chains else None
+    arrows = [] if last is None or not last[1] else [
+        {"path": [state.chains[-2][1][-1] if forward and len(state.chains) > 1 else
+                  origin if forward else last[0], *last[1]]}]
+    stones = [{"node": v, "color": "dark" if v == state.jumper else "light"} for v in state.stones]
+    return {"puzzle": puzzle, "board": board.name, "origin": origin,
+            "stones": stones, "arrows": arrows, "next": list(state.next), "places": list(state.places),
+            "landings": list(state.landings), "starts": list(state.starts), "picked": state.picked,
+            "jumper": state.jumper, "finished": state.finished, "count": count,
+            "verdict": verdict, "valid": report.valid and state.finished, "optimum": best,
+            "faults": [] if not state.finished else list(report.faults), "notes": list(report.notes),
+            "solution": solution}
