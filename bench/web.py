@@ -8,18 +8,30 @@ drawn, the options computed). Then the live check of the committed One by One an
 chains replayed, the click applied, the options and the verdict). Goal: every median under
 50 ms, Netzwerk included.
 
+Then the latency of a plain request under load: a real server on loopback (the core count of
+workers, the default queue) takes 40 computer moves of 1 s and 5 hostile requests at once
+(:func:`hostile_requests`: a jump-reverse claim whose bound takes long to re-prove, a line check
+on a board of 8 parallel segments, an upload of 10,000 segments, a deeply nested body, a huge
+stone count) while ``GET /api/meta`` is asked every 50 ms: its median and worst latency (goal:
+under 500 ms) and how every loaded request ended (the suite's ``tests/test_web_load.py`` holds
+the outcomes).
+
 ``python -m bench web`` (21 runs each); ``python -m bench.web RUNS``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 GOAL_MS = 50.0
+PLAIN_GOAL_MS = 500.0
 
 
 def median_ms(call, runs: int) -> float:
@@ -84,6 +96,102 @@ def jump_ms(runs: int) -> list[tuple[str, float]]:
     return out
 
 
+def segments_board(count: int, name: str) -> dict:
+    """A board of ``count`` parallel segments of three nodes (a hostile upload: large symmetry group)."""
+    nodes = {str(3 * k + i + 1): [str(i), str(k)] for k in range(count) for i in range(3)}
+    lines = [[3 * k + 1, 3 * k + 2, 3 * k + 3] for k in range(count)]
+    return {"name": name, "description": "parallel segments", "nodes": nodes, "lines": lines}
+
+
+def hostile_requests() -> list[tuple[str, str]]:
+    """Five requests that ask the server for long or unbounded work (path, JSON body text)."""
+    import random
+
+    position = sorted(random.Random(2).sample(range(1, 65), 34))  # re-proving bound 7 takes long
+    claim = {"puzzle": "jump-reverse", "board": "power-of-two", "position": position, "moves": [],
+             "status": "unknown", "objective": None, "bound": 7}
+    nested = '{"solution": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    return [("/api/check", json.dumps({"solution": claim})),
+            ("/api/check", json.dumps({"puzzle": "one-by-one", "board": segments_board(8, "eight"), "stones": [1, 4]})),
+            ("/api/board", json.dumps({"board": segments_board(10_000, "many")})),
+            ("/api/check", nested),
+            ("/api/check", json.dumps({"puzzle": "thats-my-line", "record": [], "stones": 10**30}))]
+
+
+def load_run(url: str, moves: int = 40, seconds: float = 1.0) -> dict:
+    """``moves`` computer moves and the hostile requests at once against the server at ``url``,
+    while ``GET /api/meta`` is asked every 50 ms: the statuses by request kind and the plain
+    request's latencies (ms)."""
+    import threading
+    from collections import Counter
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    game = {"game": "power-of-two", "moves": [], "seconds": seconds}
+    jobs = [("computer", "/api/game/computer", json.dumps(dict(game, seed=k))) for k in range(moves)]
+    jobs += [("hostile", path, data) for path, data in hostile_requests()]
+    done = threading.Event()
+    latencies: list[float] = []
+
+    def plain() -> None:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            while not done.is_set():
+                began = time.perf_counter()
+                client.get("/api/meta").raise_for_status()
+                latencies.append((time.perf_counter() - began) * 1000)
+                time.sleep(0.05)
+
+    def send(job: tuple[str, str, str]) -> tuple[str, int]:
+        with httpx.Client(base_url=url, timeout=300) as client:
+            return job[0], client.post(job[1], content=job[2].encode(),
+                                       headers={"Content-Type": "application/json"}).status_code
+
+    watcher = threading.Thread(target=plain)
+    watcher.start()
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        hostile = [pool.submit(send, job) for job in jobs[moves:]]  # the hostile ones first, to reach workers
+        time.sleep(0.5)
+        statuses = Counter(pool.map(send, jobs[:moves]))
+        statuses.update(f.result() for f in hostile)
+    done.set()
+    watcher.join()
+    return {"statuses": statuses, "latencies": latencies}
+
+
+@contextlib.contextmanager
+def server_process() -> Iterator[tuple[str, subprocess.Popen]]:
+    """``powertwo serve`` as its own process on a free loopback port (so the load generator does
+    not share its interpreter): yields the URL, once the workers are warm, and the process."""
+    import socket
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", f"from powertwo.web import serve; serve(port={port})"])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if not httpx.get(url + "/api/meta").json()["warming"]:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        yield url, proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def plain_under_load() -> dict:
+    with server_process() as (url, _):
+        return load_run(url)
+
+
 def main(runs: int = 21) -> None:
     print(f"## Workbench latency (median of {runs} runs, ms; goal < {GOAL_MS:g} ms)\n")
     print("| game | next at start (referee) | after one click (referee) | POST /api/game, one click | goal |")
@@ -98,6 +206,14 @@ def main(runs: int = 21) -> None:
     print("| click puzzle | POST /api/jump, first click | goal |\n|---|---:|---|")
     for puzzle, ms in jump_ms(runs):
         print(f"| {puzzle} | {ms:.1f} | {'met' if ms < GOAL_MS else 'MISSED'} |")
+    report = plain_under_load()
+    lat = sorted(report["latencies"])
+    worst = lat[-1]
+    print(f"\n| under load (40 computer moves, 5 hostile requests) | GET /api/meta median | worst | requests | "
+          f"goal |\n|---|---:|---:|---:|---|\n| {len(lat)} plain requests | {statistics.median(lat):.1f} | "
+          f"{worst:.1f} | {len(lat)} | {'met' if worst < PLAIN_GOAL_MS else 'MISSED'} |\n")
+    ends = ", ".join(f"{kind} {status}: {n}" for (kind, status), n in sorted(report["statuses"].items()))
+    print(f"How the loaded requests ended: {ends}.")
 
 
 if __name__ == "__main__":

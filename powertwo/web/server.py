@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import threading
 import time
@@ -23,6 +24,7 @@ from importlib import resources
 from typing import Any, AsyncIterator, Mapping
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
@@ -150,20 +152,29 @@ def game_entries() -> list[dict]:
     return games
 
 
+@functools.lru_cache(maxsize=1)
+def meta_entries() -> dict:
+    """What ``GET /api/meta`` lists, read once (the committed answers do not change while serving)."""
+    return {"boards": list(shipped()), "games": game_entries(), "puzzles": puzzle_entries(),
+            "max_body": MAX_BODY, "solve_time_limit": SOLVE_TIME_LIMIT}
+
+
 async def meta(request: Request) -> Response:
     work = work_of(request)
-    if "meta" not in work.cache:  # read once: the committed answers do not change while serving
-        work.cache["meta"] = {"boards": list(shipped()), "games": game_entries(), "puzzles": puzzle_entries(),
-                              "max_body": MAX_BODY, "solve_time_limit": SOLVE_TIME_LIMIT}
-    return JSONResponse(dict(work.cache["meta"], warming=work.pool.warming, load=work.pool.load()))
+    return JSONResponse(dict(await run_in_threadpool(meta_entries), warming=work.pool.warming, load=work.pool.load()))
 
 
 async def board_get(request: Request) -> Response:
     return JSONResponse(board_view(board_of({"board": request.path_params["name"]})))
 
 
+def uploaded_board(data: Mapping) -> dict:
+    return board_view(board_of(data))
+
+
 async def board_post(request: Request) -> Response:
-    return JSONResponse(board_view(board_of(await body(request))))
+    """An uploaded board (read in a worker: a large one may take long to read)."""
+    return JSONResponse(await work_of(request).run(request, uploaded_board, await body(request)))
 
 
 async def check(request: Request) -> Response:
@@ -330,6 +341,7 @@ def create_app(host: str = "127.0.0.1", limits: Limits | None = None) -> ASGIApp
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         work.pool.start()
+        threading.Thread(target=meta_entries, daemon=True).start()  # ready before the page asks
         try:
             yield
         finally:
@@ -344,14 +356,29 @@ def create_app(host: str = "127.0.0.1", limits: Limits | None = None) -> ASGIApp
 
 def serve(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = False) -> None:
     """Run the workbench with uvicorn until interrupted (the CLI's ``powertwo serve``); SIGTERM
-    or Ctrl-C stops it within a second (open requests are cut, the workers killed)."""
+    or Ctrl-C stops it within a second: the workers are killed at once, so the requests they
+    held end (503) and the connections close."""
     import uvicorn
+
+    app = create_app(host)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app_work(app).close()
+            super().handle_exit(sig, frame)
 
     if open_browser:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(f"http://{host}:{port}/",)).start()
-    uvicorn.run(create_app(host), host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)).run()
+
+
+def app_work(app: ASGIApp) -> Work:
+    """The work of an app made by :func:`create_app`."""
+    assert isinstance(app, Guard)
+    work: Work = app.app.state.work  # type: ignore[attr-defined]
+    return work
 
 
 __all__ = ["create_app", "serve", "MAX_BODY", "SOLVE_TIME_LIMIT", "board_view", "Limits"]
