@@ -12,8 +12,8 @@ import statistics
 import time
 
 from powertwo.boards import load
-from powertwo.solvers import line_puzzles as lp
-from powertwo.solvers.line_puzzles import VARIANTS
+from powertwo.solvers import lines as lp
+from powertwo.solvers.lines import VARIANTS
 
 REPEATS = 3
 

@@ -21,13 +21,13 @@ def run_board(out: Path, board_name: str, progress: Progress) -> list[ResultRow]
     """Solve every puzzle on ``board_name``; files go to ``out/<board_name>/``, rows name the board."""
     from dataclasses import replace
 
-    from . import jump, line_puzzles, thats_my_line
+    from . import jump, lines, thats_my_line
     from .registry import SolutionError
 
     folder = out / board_name
     folder.mkdir(parents=True, exist_ok=True)
     rows: list[ResultRow] = []
-    rows += line_puzzles.results(folder, progress, board_name=board_name)
+    rows += lines.results(folder, progress, board_name=board_name)
     rows += thats_my_line.results(folder, progress, board_name=board_name)
     from powertwo.boards import load
 

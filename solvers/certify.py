@@ -17,11 +17,18 @@ unsatisfiability means.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 SOLVER = "cadical195"
+"""The SAT solver that refutes every certified claim."""
+CHECKER_NAME = re.compile(r"dratify \d+(\.\d+)*\S* \((python|native) engine\)")
+"""How a certificate names the checker that accepted it (dratify, either engine)."""
+CERTIFICATE_FIELDS = frozenset({"claim", "solver", "checker", "verdict", "cnf_sha256", "proof_sha256", "proof_lines",
+                                "solve_seconds", "check_seconds", "cnf", "proof"})
+"""Every field of a certificate object in a solution file."""
 
 
 class CertificateError(ValueError):

@@ -1,6 +1,6 @@
 """The puzzles the toolkit solves, found through one registry.
 
-A puzzle module (``solvers/<puzzle>.py``) registers a :class:`Puzzle`: how to
+A puzzle package (``solvers/<family>/``, its ``__init__``) registers a :class:`Puzzle`: how to
 solve it on a board with options (returning the result object that is written
 as JSON), how to check a solution file without trusting any field it can
 recompute, how to draw one, and what the main job writes to ``results/``.
@@ -96,14 +96,14 @@ PUZZLES: dict[str, Puzzle] = {}
 
 # Puzzle modules, in the order of RULES.md section 5. Importing one registers it.
 PUZZLE_MODULES: tuple[str, ...] = (
-    "line_puzzles", "thats_my_line", "jump",
+    "lines", "thats_my_line", "jump",
 )
 
 # The module that registers each puzzle, so that looking up one puzzle imports only its module
-# (the line puzzles' module loads OR-Tools, about a second of every `powertwo solve jump-reverse`
+# (the line puzzles' package loads OR-Tools, about a second of every `powertwo solve jump-reverse`
 # before). A test checks it against what the modules register.
 PUZZLE_HOMES: Mapping[str, str] = {
-    "one-by-one": "line_puzzles", "line-cover": "line_puzzles", "two-by-two": "line_puzzles",
+    "one-by-one": "lines", "line-cover": "lines", "two-by-two": "lines",
     "thats-my-line": "thats_my_line", "jump-forward": "jump", "jump-reverse": "jump",
 }
 

@@ -56,7 +56,7 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     board_files = draw_boards(out, progress) if not only else []
     rows: list[ResultRow] = []
     if not only or INFERENCE in only:  # the default board's lines from the server's display
-        from . import board_inference
+        from . import inference as board_inference
 
         progress(f"step: {INFERENCE}")
         rows.extend(board_inference.results(out, progress))

@@ -104,7 +104,7 @@ def test_number_with_too_many_digits_in_a_file(tmp_path):
 
 
 def test_time_limit_nan_refused_by_the_library_too():
-    from powertwo.solvers.line_puzzles import solve
+    from powertwo.solvers.lines import solve
     from powertwo.solvers.registry import SolutionError
 
     with pytest.raises(SolutionError, match="give a positive, finite number of seconds"):
@@ -175,7 +175,7 @@ def test_ctrl_c_still_works_after_a_cp_sat_solve():
         "import os, signal, time\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from powertwo.boards import load\n"
-        "from powertwo.solvers.line_puzzles import VARIANTS, solve_cpsat\n"
+        "from powertwo.solvers.lines import VARIANTS, solve_cpsat\n"
         "solve_cpsat(load('power-of-two'), VARIANTS['one-by-one'])\n"
         "try:\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"

@@ -1,4 +1,4 @@
-"""The inference of the default board's lines from the server's display (solvers/board_inference.py):
+"""The inference of the default board's lines from the server's display (solvers/inference/):
 the evidence, the exact geometry against the board builder, the search's solutions, and the
 inferred board's maximality, necessity, rounding, longest line and symmetries."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from powertwo.boards import from_segments, load
 from powertwo.boards.build import SQUARE_SYMMETRIES, orbit_segments
-from powertwo.solvers import board_inference as bi
+from powertwo.solvers import inference as bi
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT.parent / "shared" / "RULES.md"

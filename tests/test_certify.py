@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from powertwo.boards import load
-from powertwo.solvers import certify, line_puzzles as lp
+from powertwo.solvers import certify, lines as lp
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")

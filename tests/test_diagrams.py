@@ -79,8 +79,8 @@ def test_a_line_id_off_the_board_is_refused():
 
 def test_a_wrong_answer_marks_its_faulty_lines():
     from powertwo.models.cards import line_counts
-    from powertwo.solvers.line_files import diagram_spec
-    from powertwo.solvers.line_puzzles import variant
+    from powertwo.solvers.lines.files import diagram_spec
+    from powertwo.solvers.lines import variant
 
     var = variant("one-by-one", False)
     stones = [1, 2, 3]  # the top edge holds three; lines through none of them hold none

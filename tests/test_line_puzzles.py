@@ -15,7 +15,8 @@ from pysat.solvers import Solver
 
 from powertwo.boards import from_segments, load
 from powertwo.models.cards import cost_bound, line_counts, without_empty
-from powertwo.solvers import line_check, line_puzzles as lp
+from powertwo.solvers import lines as lp
+from powertwo.solvers.lines import checker as line_check
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")

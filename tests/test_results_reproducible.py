@@ -15,7 +15,7 @@ def test_line_cover_results_twice_are_identical(tmp_path):
     """The line cover has 66 optimal answers, and CP-SAT with 8 workers finds a different one
     from run to run: the committed one is the least answer of the least symmetry class."""
     from powertwo.boards import load
-    from powertwo.solvers.line_puzzles import VARIANTS, enumerate_sat
+    from powertwo.solvers.lines import VARIANTS, enumerate_sat
 
     first, second = tmp_path / "a", tmp_path / "b"
     messages: list[str] = []

@@ -27,7 +27,7 @@ def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: st
            bound: int | None) -> None:
     """Export PUZZLE's encoding (or the board) to FILE."""
     from powertwo.boards import load
-    from powertwo.solvers.line_puzzles import export_text
+    from powertwo.solvers.lines import export_text
     from powertwo.solvers.registry import get_puzzle
 
     get_puzzle(puzzle)  # an unknown puzzle is an error even for graphml

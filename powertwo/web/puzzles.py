@@ -21,7 +21,7 @@ def line_check(data: Mapping) -> dict:
     """The live check of a line puzzle: the checker behind ``powertwo check`` on the stones, then
     the objective against the proven optimum, and the lines at fault (for highlighting)."""
     from powertwo.models.cards import line_counts
-    from powertwo.solvers.line_puzzles import STONES, confirmed, variant
+    from powertwo.solvers.lines import STONES, confirmed, variant
 
     puzzle = field(data, "puzzle", str)
     if puzzle not in LINE_PUZZLES:

@@ -16,11 +16,11 @@ from typing import Any, Mapping, Sequence
 from powertwo.boards import Board, NodeId
 from powertwo.models.cards import line_counts, orbit
 
-from .certify import Certificate
-from .fields import SolutionError, board_fields, bool_field, node_list, require
-from .line_enumerate import Answers
-from .line_solve import Outcome
-from .line_variants import STONES, Variant, lines_with_two, variant
+from ..certify import Certificate
+from ..fields import SolutionError, board_fields, bool_field, node_list, require
+from .answers import Answers
+from .backends import Outcome
+from .variants import STONES, Variant, lines_with_two, variant
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from typing import Any
 from powertwo.boards import Board
 from powertwo.models.cards import cost_bound, without_empty
 
-from .fields import SolutionError
-from .line_variants import stone_limit, variant
+from ..fields import SolutionError
+from .variants import stone_limit, variant
 
 EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat", "graphml")
 
@@ -31,7 +31,7 @@ def export_text(board: Board, puzzle: str, fmt: str, *, strict: bool = False, st
         return str(model.proto)
     from pysat.formula import IDPool
 
-    from .certify import dimacs
+    from ..certify import dimacs
 
     cnf = var.cnf(board, limit, symmetry)
     pool = IDPool(start_from=cnf.top + 1)

@@ -4,13 +4,13 @@ by CP-SAT and by SAT, checked, drawn, and certified.
 Registers three puzzles: ``one-by-one``, ``line-cover`` and ``two-by-two`` (option ``strict``).
 The work is split by job, one module each:
 
-- :mod:`.line_variants`: the variants as data (model module, options, line rule);
-- :mod:`.line_solve`: the CP-SAT and SAT backends, and the DRAT certificate of an optimum;
-- :mod:`.line_enumerate`: every optimal answer, and the canonical one;
-- :mod:`.line_files`: the typed result, the solution file, the diagram;
-- :mod:`.line_check`: the checker (every field verified or refused);
-- :mod:`.line_results`: the part of ``make results``;
-- :mod:`.line_export`: DIMACS, WCNF, CP-SAT protobuf and GraphML.
+- :mod:`.variants`: the variants as data (model module, options, line rule);
+- :mod:`.backends`: the CP-SAT and SAT backends, and the DRAT certificate of an optimum;
+- :mod:`.answers`: every optimal answer, and the canonical one;
+- :mod:`.files`: the typed result, the solution file, the diagram;
+- :mod:`.checker`: the checker (every field verified or refused);
+- :mod:`.results_step`: the part of ``make results``;
+- :mod:`.export`: DIMACS, WCNF, CP-SAT protobuf and GraphML.
 
 This module holds :func:`solve` (what ``powertwo solve`` runs) and the registration, and
 re-exports the names the tests and benchmarks use.
@@ -23,15 +23,15 @@ from typing import Any, Callable
 
 from powertwo.boards import Board
 
-from .fields import SolutionError, seconds_value
-from .line_check import CHECK_TIME_LIMIT, check, confirmed, confirmed_answers, confirmed_by_sat
-from .line_enumerate import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
-from .line_export import EXPORT_FORMATS, export_text
-from .line_files import LineResult, answer_fields, diagram, dumps
-from .line_results import results
-from .line_solve import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat, solve_sat
-from .line_variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
-from .registry import Progress, Puzzle, ResultRow, no_progress, register_puzzle
+from ..fields import SolutionError, seconds_value
+from .answers import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
+from .backends import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat, solve_sat
+from .checker import CHECK_TIME_LIMIT, check, confirmed, confirmed_answers, confirmed_by_sat
+from .export import EXPORT_FORMATS, export_text
+from .files import LineResult, answer_fields, diagram, dumps
+from .results_step import results
+from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
+from ..registry import Progress, Puzzle, ResultRow, no_progress, register_puzzle
 
 __all__ = [
     "BACKENDS", "CHECK_TIME_LIMIT", "EXPORT_FORMATS", "MAX_ANSWERS", "STATUSES", "STONES", "VARIANTS", "Answers",
@@ -44,7 +44,7 @@ __all__ = [
 def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", time_limit: float | None = None,
           all_solutions: bool = False, strict: bool = False, symmetry: bool = True, proof: str | None = None,
           stones: Any = None, progress: Progress = no_progress) -> dict:
-    """Solve a line puzzle: the solution file's object (see :mod:`.line_files`). A time limit or
+    """Solve a line puzzle: the solution file's object (see :mod:`.files`). A time limit or
     Ctrl-C ends the search with the best answer so far (status ``feasible``, with its bound)."""
     var = variant(puzzle, bool(strict))
     limit = stone_limit(stones, board)

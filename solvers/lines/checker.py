@@ -7,7 +7,6 @@ true of the answer.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -15,15 +14,15 @@ from typing import Any, Mapping
 from powertwo.boards import Board
 from powertwo.models.cards import line_counts
 
-from .certify import SOLVER as CERT_SOLVER, Certificate, check as check_drat, sha256
-from .fields import (
+from ..certify import CERTIFICATE_FIELDS, CHECKER_NAME, SOLVER as CERT_SOLVER, Certificate, check as check_drat, sha256
+from ..fields import (
     SolutionError, bool_field, choice_field, int_field, known_fields, node_ids, node_list, require, sibling_file,
 )
-from .line_enumerate import Answers, enumerate_cpsat, enumerate_sat
-from .line_files import file_variant
-from .line_solve import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat
-from .line_variants import STONES, Variant, stone_limit
-from .registry import CheckReport
+from .answers import Answers, enumerate_cpsat, enumerate_sat
+from .backends import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat
+from .files import file_variant
+from .variants import STONES, Variant, stone_limit
+from ..registry import CheckReport
 
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker's own solve may take."""
@@ -36,9 +35,6 @@ TOP_FIELDS = frozenset({
     "certificate", "stopped", *BACKENDS,
 })
 RUN_FIELDS = frozenset({"status", "objective", "bound", "seconds"})
-CERTIFICATE_FIELDS = frozenset({"claim", "solver", "checker", "verdict", "cnf_sha256", "proof_sha256", "proof_lines",
-                                "solve_seconds", "check_seconds", "cnf", "proof"})
-CHECKER_NAME = re.compile(r"dratify \d+(\.\d+)*\S* \((python|native) engine\)")
 
 
 # ---------------------------------------------------------------------------- the checker's own work (cached)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from powertwo.boards import Board, NodeId
 from powertwo.models.cards import cost_bound, orbit, without_empty
 
-from .line_variants import STONES, Variant
-from .satcall import Budget, cpsat_sigint, sat_call
+from .variants import STONES, Variant
+from ..satcall import Budget, cpsat_sigint, sat_call
 
 MAX_ANSWERS = 200_000
 """Enumeration stops (and says so) after this many answers."""

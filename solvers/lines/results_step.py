@@ -1,6 +1,6 @@
 """The line puzzles' part of ``make results``: every variant solved by both backends, its optima
 enumerated, the committed answer chosen canonically, the optimum certified, the written file
-checked by :func:`powertwo.solvers.line_check.check`, and drawn.
+checked by :func:`powertwo.solvers.lines.check.check`, and drawn.
 
 Nothing written depends on the run: the answer is the least answer of the least symmetry class
 (CP-SAT with several workers finds a different optimum from run to run), and timings go to the
@@ -12,12 +12,12 @@ from pathlib import Path
 
 from powertwo.boards import Board
 
-from .line_check import check
-from .line_enumerate import enumerate_cpsat, enumerate_sat
-from .line_files import LineResult, diagram, dumps
-from .line_solve import certify, solve_cpsat, solve_sat
-from .line_variants import VARIANTS, Variant
-from .registry import Progress, ResultRow
+from .answers import enumerate_cpsat, enumerate_sat
+from .backends import certify, solve_cpsat, solve_sat
+from .checker import check
+from .files import LineResult, diagram, dumps
+from .variants import VARIANTS, Variant
+from ..registry import Progress, ResultRow
 
 
 def result(board: Board, var: Variant, progress: Progress) -> LineResult:

@@ -1,4 +1,4 @@
-"""Solving a line puzzle (:mod:`powertwo.solvers.line_variants`) to a proven optimum with CP-SAT or
+"""Solving a line puzzle (:mod:`powertwo.solvers.lines.variants`) to a proven optimum with CP-SAT or
 SAT, and certifying the optimum with a DRAT proof.
 
 Backends: ``cp-sat`` (OR-Tools, 8 workers, full LP linearization) and ``sat`` (PySAT: Glucose 4
@@ -16,11 +16,11 @@ from typing import Any
 from powertwo.boards import Board, NodeId
 from powertwo.models.cards import cost_bound, without_empty
 
-from .certify import Certificate, certify_unsat
-from .fields import SolutionError
-from .line_variants import STONES, Variant
-from .registry import Progress, no_progress
-from .satcall import Budget, cpsat_sigint, sat_call
+from ..certify import Certificate, certify_unsat
+from ..fields import SolutionError
+from .variants import STONES, Variant
+from ..registry import Progress, no_progress
+from ..satcall import Budget, cpsat_sigint, sat_call
 
 BACKENDS = ("cp-sat", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")

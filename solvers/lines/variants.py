@@ -11,7 +11,7 @@ from powertwo.boards import Board, NodeId
 from powertwo.models import one_by_one, two_by_two
 from powertwo.models.cards import LineCnf, line_counts
 
-from .fields import SolutionError
+from ..fields import SolutionError
 
 STONES = 32
 """The default stone limit (RULES.md section 5)."""

@@ -1,0 +1,46 @@
+"""That's My Line solitaire (RULES.md section 5): the proven maximum, delivered as a legal game.
+
+:func:`solve` asks a model (:mod:`powertwo.models.thats_my_line`) for the final position of a legal game
+with the most stones, proves that no legal game ends with more (CP-SAT: status OPTIMAL; SAT:
+unsatisfiable with at least one stone more), turns the position into a game record (placements
+in a legal order, passes only when forced) and replays that record through the That's My Line
+referee (:mod:`powertwo.rules.thats_my_line`) before returning it. :func:`check` trusts nothing in a
+solution file that it can recompute: it replays the record, and re-proves the claimed bound.
+
+The work is split by job: :mod:`.game` (names, supply, the record through the referee),
+:mod:`.backends` (both backends), :mod:`.checker`, :mod:`.certificate` (the DRAT certificate of an
+optimum), :mod:`.drawing` and :mod:`.results_step` (the part of ``make results``). This module
+registers the puzzle and re-exports the names the tests and benchmarks use.
+"""
+
+from __future__ import annotations
+
+from ..registry import Puzzle, register_puzzle
+from .certificate import certificate_cnf, certify_optimum, write_gzip
+from .checker import CHECK_TIME_LIMIT, FIELDS, STATUSES, bound_holds, check, max_record
+from .drawing import diagram
+from .game import BACKENDS, GAME, PUZZLE, SAT_SOLVER, legal_record, record_moves, replay, supply_of, supply_text, \
+    trivial_bound, unfinished
+from .backends import optimal_splits, solve
+from .results_step import results
+
+__all__ = [
+    "BACKENDS", "CHECK_TIME_LIMIT", "FIELDS", "GAME", "PUZZLE", "SAT_SOLVER", "STATUSES", "bound_holds",
+    "certificate_cnf", "certify_optimum", "check", "diagram", "legal_record", "max_record", "optimal_splits",
+    "record_moves", "replay", "results", "solve", "supply_of", "supply_text", "trivial_bound", "unfinished",
+    "write_gzip",
+]
+
+
+register_puzzle(Puzzle(
+    name=PUZZLE,
+    title="That's My Line solitaire: the most stones a legal game can end with",
+    solve=solve,
+    check=check,
+    diagram=diagram,
+    results=results,
+    options=("backend", "time_limit", "stones", "symmetry"),
+    order=30,
+    reads_files=True,
+    draw_options=("names",),
+))

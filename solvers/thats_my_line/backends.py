@@ -1,0 +1,142 @@
+"""Solving That's My Line solitaire: the final position of a legal game with the most stones from
+a model (:mod:`powertwo.models.thats_my_line`), proven optimal by CP-SAT (status OPTIMAL) or by
+SAT (unsatisfiable with one stone more), turned into a game record the referee replays."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from powertwo.boards import Board
+from powertwo.models.thats_my_line import FinalPosition, Supply, cp_sat_model, final_from_values, sat_model
+
+from ..fields import board_fields, seconds_value
+from ..registry import Progress, SolutionError, no_progress
+from ..satcall import Budget, cpsat_sigint, sat_call
+from .game import BACKENDS, PUZZLE, SAT_SOLVER, legal_record, supply_of, supply_text, trivial_bound
+
+# ---------------------------------------------------------------------------- backends
+def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+                  progress: Progress = no_progress) -> dict:
+    from ortools.sat.python import cp_model
+
+    cm = cp_sat_model(board, supply, symmetry=symmetry)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = time_limit
+    with cpsat_sigint():
+        code = solver.solve(cm.model)
+    name = solver.status_name(code)
+    bound = trivial_bound(board, supply)
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
+        bound = min(bound, math.floor(solver.best_objective_bound + 1e-9))
+    if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return {"status": "unknown" if code == cp_model.UNKNOWN else name.lower(), "final": None,
+                "bound": bound, "solver_status": name}
+    final = final_from_values(board, lambda n: solver.boolean_value(cm.variables[n]))
+    out = {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
+           "bound": bound, "solver_status": name}
+    if code == cp_model.FEASIBLE and (time_limit is None or solver.wall_time < time_limit):
+        out["stopped"] = "interrupted (Ctrl-C)"
+    return out
+
+
+def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
+               progress: Progress = no_progress) -> dict:
+    """Linear search upwards: find a legal final position, then ask for one stone more, until the
+    solver proves that none exists (the optimum's upper bound)."""
+    from pysat.solvers import Solver
+
+    sm = sat_model(board, supply, symmetry=symmetry)
+    budget = Budget.seconds(time_limit)
+    calls: list[dict] = []
+    final: FinalPosition | None = None
+    bound = trivial_bound(board, supply)
+    status = "unknown"
+    with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
+        want = 0
+        try:
+            while True:
+                if want > len(sm.at_least):
+                    status = "optimal"  # no count above the number of nodes exists
+                    bound = len(sm.at_least)
+                    break
+                started = time.perf_counter()
+                answer = sat_call(solver, [sm.at_least[want - 1]] if want else [], budget)
+                calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
+                              "seconds": round(time.perf_counter() - started, 3)})
+                if answer is None:
+                    status = "feasible" if final is not None else "unknown"
+                    break
+                if answer is False:
+                    status = "optimal" if final is not None else "infeasible"
+                    bound = want - 1
+                    break
+                final = final_from_values(board, sm.value_reader(solver.get_model()))
+                want = final.total + 1
+                progress(f"sat: a legal game ends with {final.total} stones; asking for {want}")
+        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+            budget.interrupted = True
+            status = "feasible" if final is not None else "unknown"
+    out = {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
+    if budget.interrupted:
+        out["stopped"] = budget.reason
+    return out
+
+
+# ---------------------------------------------------------------------------- solve
+def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: float | None = None,
+          symmetry: bool = True, progress: Progress = no_progress) -> dict:
+    """The most stones a legal That's My Line game can end with, with its game record.
+
+    ``status`` is ``optimal`` when the backend proved that ``bound`` (= ``objective``) stones is
+    the most; ``feasible`` when the time limit ran out first (``bound`` the best proven)."""
+    if backend not in BACKENDS:
+        raise SolutionError(f"{PUZZLE}: unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    time_limit = seconds_value(time_limit)
+    supply = supply_of(stones)
+    progress(f"{PUZZLE} ({supply_text(supply)} stones): {backend}")
+    started = time.perf_counter()
+    run = (_solve_cp_sat if backend == "cp-sat" else _solve_sat)(board, supply, time_limit, bool(symmetry), progress)
+    seconds = time.perf_counter() - started
+    final: FinalPosition | None = run.pop("final")
+    result: dict[str, Any] = {
+        "puzzle": PUZZLE, **board_fields(board), "stones": supply_text(supply), "backend": backend,
+        "symmetry": bool(symmetry), "status": run.pop("status"),
+        "objective": None if final is None else final.total, "bound": run.pop("bound"),
+    }
+    if final is not None:
+        moves, outcome = legal_record(board, supply, final)
+        result.update({
+            "light": sorted(final.light), "dark": sorted(final.dark),
+            "light_count": len(final.light), "dark_count": len(final.dark),
+            "first_pass": None if final.first_pass is None else ("light", "dark")[final.first_pass],
+            "record": moves, "passes": moves.count("pass"), "outcome": outcome,
+        })
+    result["seconds"] = round(seconds, 3)
+    result.update(run)
+    return result
+
+
+
+def optimal_splits(board: Board, supply: Supply, optimum: int) -> list[tuple[int, int]]:
+    """Every (Light, Dark) count of a legal final position with ``optimum`` stones (SAT)."""
+    from pysat.solvers import Solver
+
+    sm = sat_model(board, supply, symmetry=True)
+    out = []
+    with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
+        for n_light in range(0, optimum + 1):
+            n_dark = optimum - n_light
+            if n_light > len(sm.light_at_least) or n_dark > len(sm.dark_at_least):
+                continue
+            assume = [sm.at_least[optimum - 1]]
+            assume += [sm.light_at_least[n_light - 1]] if n_light else []
+            assume += [-sm.light_at_least[n_light]] if n_light < len(sm.light_at_least) else []
+            if solver.solve(assumptions=assume):
+                out.append((n_light, n_dark))
+    return out
+
