@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .registry import Progress, ResultRow
+from .registry import DEFAULT_BOARDS, Progress, ResultRow
 
-EXTRA_BOARDS: tuple[str, ...] = ("power-of-two-square-sides", "power-of-two-sketch")
+EXTRA_BOARDS: tuple[str, ...] = DEFAULT_BOARDS[1:]
 """Boards the results job solves every puzzle on besides the default ``power-of-two``."""
 FORWARD_SECONDS = 150.0
 """Time for each of the two Get a Jump On forward searches on an extra board (with chains, then any)."""

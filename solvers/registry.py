@@ -21,7 +21,7 @@ from powertwo.boards.jsonfile import read_json
 from .fields import SolutionError, board_fields, node_ids, node_list, require
 
 __all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
-           "PUZZLES",
+           "PUZZLES", "PuzzlePage", "Clicks", "Verdict", "Steps", "SolveOption", "DEFAULT_BOARDS", "time_limit_option",
            "register_puzzle", "puzzle_names", "get_puzzle", "read_json_file", "solution_board", "check_file",
            "Progress", "no_progress"]
 
@@ -65,6 +65,140 @@ class ResultRow:
     """Seconds of each step (``timings.json``; answer files hold none, so reruns change only timings)."""
 
 
+DEFAULT_BOARDS: tuple[str, ...] = ("power-of-two", "power-of-two-square-sides", "power-of-two-sketch")
+"""The boards every puzzle runs on by default: the real board first, then the two the results job
+solves beside it."""
+
+CLICK_ACTIONS = ("toggle", "alternate", "jump")
+CHECK_REQUESTS = ("check", "jump")
+STEP_UNITS = ("stones", "moves", "jumps")
+SENSES = ("min", "max", "")
+"""Better when smaller, better when larger, or no objective to better (a goal reached or not)."""
+OPTION_KINDS = ("choice", "int", "float", "bool")
+
+
+class PageError(ValueError):
+    """A puzzle's page description is inconsistent (a registration fault)."""
+
+
+def _one_of(value: str, known: tuple[str, ...], what: str) -> None:
+    if value not in known:
+        raise PageError(f"{what} {value!r} is not one of {', '.join(known)}")
+
+
+@dataclass(frozen=True)
+class Clicks:
+    """How a click on a node changes the answer the page builds.
+
+    ``action``: ``"toggle"`` (a stone on the node, or off it again), ``"alternate"`` (the next
+    player's stone on the node; a pass is a button) or ``"jump"`` (a stone's node, then each node
+    it jumps to; the same node again ends the chain). ``help``: the line the page shows.
+    ``answer``: the solution file's field the clicks build. ``request``: what the page sends after
+    each click: ``"check"`` (``POST /api/check`` with puzzle, board and the ``answer`` field) or
+    ``"jump"`` (``POST /api/jump`` with the chains)."""
+
+    action: str
+    help: str
+    answer: str
+    request: str
+
+    def __post_init__(self) -> None:
+        _one_of(self.action, CLICK_ACTIONS, "click action")
+        _one_of(self.request, CHECK_REQUESTS, "check request")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the live check of the clicks returns and the page shows: ``words`` are the verdicts it
+    can begin with (``"invalid"``, ``"valid, optimal"``, ...); ``shows`` the reply's fields the
+    page renders besides ``verdict``, ``faults`` and ``notes`` (``bad_lines``: line indices to
+    mark, ``next``: nodes the next click may take); ``objective`` counts ``unit``, better when
+    smaller (``sense`` ``"min"``) or larger (``"max"``); ``sense`` ``""``: an answer reaches its
+    goal or not."""
+
+    words: tuple[str, ...]
+    shows: tuple[str, ...]
+    unit: str
+    sense: str
+
+    def __post_init__(self) -> None:
+        _one_of(self.sense, SENSES, "sense")
+
+
+@dataclass(frozen=True)
+class Steps:
+    """How an answer is stepped through: ``unit`` ``"stones"`` (one position, shown whole),
+    ``"moves"`` (a game record, a frame per move) or ``"jumps"`` (a frame per chain, with arrows);
+    ``count`` the label of an answer so far, a template with ``{n}`` (steps taken) and
+    ``{stones}`` (stones on the board); ``goal`` what a complete answer reaches (``31 steps``)."""
+
+    unit: str
+    count: str
+    goal: str
+
+    def __post_init__(self) -> None:
+        _one_of(self.unit, STEP_UNITS, "step unit")
+        try:
+            self.count.format(n=0, stones=0)
+        except (KeyError, IndexError, ValueError):
+            raise PageError(f"count label {self.count!r} may name only {{n}} and {{stones}}") from None
+
+
+@dataclass(frozen=True)
+class SolveOption:
+    """A solve option as the page offers it: ``name`` is the solve keyword; ``kind`` ``"choice"``
+    (one of ``choices``), ``"int"`` or ``"float"`` (from ``minimum`` to ``maximum``, in ``unit``;
+    ``words`` are texts taken instead of a number, such as ``"unlimited"``) or ``"bool"``."""
+
+    name: str
+    label: str
+    kind: str
+    default: str | int | float | bool | None
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    unit: str = ""
+    words: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _one_of(self.kind, OPTION_KINDS, f"option {self.name}: kind")
+        if self.kind == "choice" and self.default not in self.choices:
+            raise PageError(f"option {self.name}: default {self.default!r} is not among its choices")
+        if self.kind in ("int", "float"):
+            if self.minimum is None or self.maximum is None or self.minimum > self.maximum:
+                raise PageError(f"option {self.name}: a number needs a range from minimum to maximum")
+            if isinstance(self.default, (int, float)) and not isinstance(self.default, bool) \
+                    and not self.minimum <= self.default <= self.maximum:
+                raise PageError(f"option {self.name}: default {self.default} is outside its range")
+        if self.kind == "bool" and not isinstance(self.default, bool):
+            raise PageError(f"option {self.name}: a bool option needs a bool default")
+
+
+def time_limit_option(default: float = 30.0, maximum: float = 600.0) -> SolveOption:
+    """The ``time_limit`` option every puzzle takes: a search stops at it with the best answer so far."""
+    return SolveOption("time_limit", "time limit", "float", default, minimum=0.1, maximum=maximum, unit="s")
+
+
+@dataclass(frozen=True)
+class PuzzlePage:
+    """What the workbench needs to render a puzzle without knowing its name: its ``goal`` (one
+    line of its rule), its ``clicks``, the ``verdict`` of the live check, its ``steps``, the
+    ``boards`` it runs on by default and the ``options`` a solve run offers (each a keyword of
+    the puzzle's ``solve``). :meth:`to_json` is what ``GET /api/meta`` can list."""
+
+    goal: str
+    clicks: Clicks
+    verdict: Verdict
+    steps: Steps
+    boards: tuple[str, ...] = DEFAULT_BOARDS
+    options: tuple[SolveOption, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """A registered puzzle.
@@ -77,7 +211,8 @@ class Puzzle:
     every node, ``"labels"``, ``"ids"`` or None, each diagram with its own default;
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
-    ``options`` names the solve options the puzzle accepts (for the CLI).
+    ``options`` names the solve options the puzzle accepts (for the CLI); ``page`` describes it
+    for the workbench (:class:`PuzzlePage`).
     """
 
     name: str
@@ -90,6 +225,7 @@ class Puzzle:
     order: int = 100
     draw_options: tuple[str, ...] = ("names",)
     reads_files: bool = False
+    page: PuzzlePage | None = None
 
 
 PUZZLES: dict[str, Puzzle] = {}

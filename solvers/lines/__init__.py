@@ -31,7 +31,10 @@ from .export import EXPORT_FORMATS, export_text
 from .files import LineResult, answer_fields, diagram, dumps
 from .results_step import results
 from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
-from ..registry import Progress, Puzzle, ResultRow, no_progress, register_puzzle
+from ..registry import (
+    Clicks, Progress, Puzzle, PuzzlePage, ResultRow, SolveOption, Steps, Verdict, no_progress, register_puzzle,
+    time_limit_option,
+)
 
 __all__ = [
     "BACKENDS", "CHECK_TIME_LIMIT", "EXPORT_FORMATS", "MAX_ANSWERS", "STATUSES", "STONES", "VARIANTS", "Answers",
@@ -92,10 +95,38 @@ def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
 
 
 OPTIONS = ("backend", "time_limit", "all_solutions", "symmetry", "proof", "stones")
-for _name, _title, _order, _names, _extra in (
-        ("one-by-one", "One by One", 10, ("one-by-one",), ()),
-        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), ()),
-        ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), ("strict",))):
+CLICKS = Clicks("toggle", "click a node to put a stone on it, click it again to take the stone off", "stones",
+                "check")
+PAGE_OPTIONS = (
+    SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
+    time_limit_option(),
+    SolveOption("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
+                words=("unlimited",)),
+    SolveOption("symmetry", "symmetry breaking", "bool", True),
+    SolveOption("all_solutions", "every optimal answer", "bool", False),
+)
+"""The solve options a page offers (``proof`` writes a file: the command line's alone)."""
+STRICT = SolveOption("strict", "strict: every line holds 0 or 2", "bool", False)
+
+
+def page(name: str, goal: str) -> PuzzlePage:
+    """The workbench's description of a line puzzle: stones toggled by clicks, checked live."""
+    var = variant(name)
+    strict = (STRICT,) if any(v.puzzle == name and v.strict for v in VARIANTS.values()) else ()
+    return PuzzlePage(
+        goal=goal, clicks=CLICKS,
+        verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
+                        ("objective", "optimum", "bad_lines", "line_counts"), var.unit, var.sense),
+        steps=Steps("stones", "{stones} stones", var.rule.summary), options=PAGE_OPTIONS + strict)
+
+
+for _name, _title, _order, _names, _extra, _goal in (
+        ("one-by-one", "One by One", 10, ("one-by-one",), (),
+         "the fewest stones with exactly one stone on every line"),
+        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), (),
+         "the fewest stones with at least one stone on every line"),
+        ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), ("strict",),
+         f"at most {STONES} stones, the most lines holding exactly two")):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
                            results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
-                           draw_options=("names", "all_answers")))
+                           draw_options=("names", "all_answers"), page=page(_name, _goal)))

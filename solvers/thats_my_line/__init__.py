@@ -15,7 +15,7 @@ registers the puzzle and re-exports the names the tests and benchmarks use.
 
 from __future__ import annotations
 
-from ..registry import Puzzle, register_puzzle
+from ..registry import Clicks, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, register_puzzle, time_limit_option
 from .certificate import certificate_cnf, certify_optimum, write_gzip
 from .checker import CHECK_TIME_LIMIT, FIELDS, STATUSES, bound_holds, check, max_record
 from .drawing import diagram
@@ -43,4 +43,19 @@ register_puzzle(Puzzle(
     order=30,
     reads_files=True,
     draw_options=("names",),
+    page=PuzzlePage(
+        goal="play both sides of a legal game that ends with as many stones as possible",
+        clicks=Clicks("alternate", "click a node to place the next stone, Light and Dark in turn; a side that "
+                      "cannot place passes", "record", "check"),
+        verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
+                        ("objective", "optimum", "fault", "next", "pass", "to_move", "stones_view"), "stones", "max"),
+        steps=Steps("moves", "{n} moves, {stones} stones", "the game is over"),
+        options=(
+            SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
+            time_limit_option(),
+            SolveOption("stones", "stones per side", "int", 16, minimum=0, maximum=999_999_999, unit="stones",
+                        words=("unlimited",)),
+            SolveOption("symmetry", "symmetry breaking", "bool", True),
+        ),
+    ),
 ))
