@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -37,25 +36,11 @@ WAIT = 60_000  # ms: generous, for a loaded 2-core machine
 
 @pytest.fixture(scope="module")
 def server():
-    import socket
-
-    import uvicorn
-
     from powertwo.web import create_app
+    from powertwo.web.background import serving
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not srv.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -66,15 +51,20 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+def open_page(browser, url: str, width: int = 1280, height: int = 900):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
+    pg.goto(url)
     pg.wait_for_selector("body[data-ready='1']")
+    return ctx, pg, errors
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx, pg, errors = open_page(browser, server + "/")
     yield pg
     ctx.close()
     assert not errors, errors
@@ -82,6 +72,7 @@ def page(browser, server):
 
 def shot(page, name: str) -> None:
     page.mouse.move(1, 1)  # no hover highlight in the picture
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # nor a focus ring
     page.screenshot(path=str(SCREENSHOTS / f"web-{name}.png"))
 
 
@@ -240,17 +231,19 @@ def test_jump_forward_by_clicks_an_illegal_click_and_undo(page):
     committed = json.loads((RESULTS / "jump-forward.json").read_text())
     view(page, "puzzles")
     select_containing(page, "#puzzle-select", "Get a Jump On, forward")
-    wait_text(page, "#puzzle-stats", "0 of 31 steps, 1 stone on the board")
+    wait_text(page, "#puzzle-stats", "0 steps, 1 stone on the board")
     for k, step in enumerate(committed["steps"][:6], start=1):
         for v in (step["place"], *step["jumps"][1:]):  # the first landing follows the placement
             page.click(f"#puzzle-svg [data-node='{v}']")
-        wait_text(page, "#puzzle-stats", f"{k} of 31 steps, {k + 1} stones on the board")
+        wait_text(page, "#puzzle-stats", f"{k} step{'' if k == 1 else 's'}, {k + 1} stones on the board")
     page.click("#puzzle-svg [data-label='a1']")
     wait_text(page, "#faults", "a1: not next to the jumper", exact=False)
     assert page.inner_text("#verdict") == "in progress"
     shot(page, "puzzles-jump-forward")
     page.click("#puzzle-undo")
-    wait_text(page, "#puzzle-stats", "5 of 31 steps, 6 stones on the board")
+    wait_text(page, "#puzzle-stats", "6 steps, 7 stones on the board")  # the refused click changed nothing
+    page.click("#puzzle-undo")
+    wait_text(page, "#puzzle-stats", "5 steps, 6 stones on the board")
 
 
 def test_solve_streams_progress_then_shows_the_answer(page):
@@ -399,3 +392,143 @@ def test_one_computer_move(page, name):
     state = game.start()
     assert game.is_legal(state, game.parse_move(text, state))
     assert page.inner_text("#game-reason").startswith(f"computer played {text}")
+
+
+# ---------------------------------------------------------------- the page as players expect it
+def board_width(page, svg: str) -> float:
+    return page.eval_on_selector(svg, "e => e.getBoundingClientRect().width")
+
+
+def test_phone_layout_puts_the_board_first_and_wide(browser, server):
+    ctx, pg, errors = open_page(browser, server + "/#games", width=390, height=844)
+    try:
+        pg.wait_for_function("document.body.dataset.game === 'power-of-two'")
+        assert board_width(pg, "#game-svg") >= 300
+        board_top = pg.eval_on_selector("#game-svg", "e => e.getBoundingClientRect().top")
+        panel_top = pg.eval_on_selector("#view-games .side", "e => e.getBoundingClientRect().top")
+        assert board_top < panel_top  # the board above the panel
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+        pg.screenshot(path=str(SCREENSHOTS / "web-phone.png"))
+        view(pg, "puzzles")
+        assert board_width(pg, "#puzzle-svg") >= 300
+    finally:
+        ctx.close()
+    assert not errors, errors
+    ctx, pg, errors = open_page(browser, server + "/#games")
+    try:
+        pg.wait_for_function("document.body.dataset.game === 'power-of-two'")
+        pg.screenshot(path=str(SCREENSHOTS / "web-desktop.png"))
+    finally:
+        ctx.close()
+
+
+def test_a_late_computer_reply_after_a_switch_changes_nothing(page):
+    game = get_game("thats-my-line")
+    choose_game(page, "power-of-two")
+    page.fill("#game-seconds", "2")
+    page.select_option("#game-mode", "0")  # the computer plays first: it starts thinking
+    wait_text(page, "#game-clicks", "the computer is thinking…")
+    page.select_option("#game-select", "thats-my-line")
+    page.wait_for_function("document.body.dataset.game === 'thats-my-line'")
+    wait_text(page, "#game-reason", "computer played", exact=False)  # its move in That's My Line
+    time.sleep(2.5)  # past the time the Power of Two move would have come
+    assert page.eval_on_selector("body", "b => [b.dataset.game, b.dataset.ply]") == ["thats-my-line", "1"]
+    assert page.input_value("#game-select") == "thats-my-line"
+    text = page.inner_text("#game-moves")
+    state = game.apply(game.start(), game.parse_move(text, game.start()))  # a That's My Line move
+    shown = page.eval_on_selector_all("#game-svg .stone", "els => els.map(e => Number(e.dataset.stone)).sort()")
+    assert shown == sorted(s.node for s in game.diagram(state).get("stones", []))
+
+
+def test_bad_records_give_one_sentence_and_leave_the_page_as_it_was(page):
+    from powertwo.boards import load
+
+    choose_game(page, "power-of-two")
+    game = get_game("power-of-two")
+    state = game.start()
+    first = game.legal_moves(state)[0]
+    page.fill("#game-move", game.format_move(first, state))
+    page.click("#game-move-form button")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    illegal = {"game": "power-of-two", "moves": ["a1-a1"]}
+    other = dict(game.record([]), board_fingerprint=load("power-of-two-sketch").fingerprint)
+    cases = ["{not json", json.dumps({"game": "chess"}), json.dumps(illegal), json.dumps(other), "[1, 2]"]
+    page.click("#view-games details summary")
+    for text in cases:
+        page.fill("#game-paste", text)
+        page.evaluate("document.querySelector('#game-reason').textContent = ''")
+        page.click("#game-paste-load")
+        page.wait_for_function("document.querySelector('#game-reason').textContent.length > 0")
+        reason = page.inner_text("#game-reason")
+        assert "\n" not in reason and "Error" not in reason and "undefined" not in reason, reason
+        assert page.eval_on_selector("body", "b => [b.dataset.game, b.dataset.ply]") == ["power-of-two", "1"]
+        assert page.input_value("#game-select") == "power-of-two"
+    page.evaluate("document.querySelector('#game-reason').textContent = ''")
+    page.fill("#game-paste", json.dumps({"game": "chess"}))
+    page.click("#game-paste-load")
+    wait_text(page, "#game-reason", "chess", exact=False)
+
+
+def test_reload_keeps_the_game_and_a_link_shares_it(page, server):
+    game = get_game("david-goliath")
+    choose_game(page, "david-goliath")
+    state = game.start()
+    moves = []
+    for _ in range(2):
+        move = game.legal_moves(state)[0]
+        moves.append(game.format_move(move, state))
+        page.fill("#game-move", moves[-1])
+        page.click("#game-move-form button")
+        state = game.apply(state, move)
+        page.wait_for_function(f"document.body.dataset.ply === '{len(moves)}'")
+    facts = page.inner_text("#game-facts")
+    assert f"{state.reserve(0)}" in facts and f"{state.reserve(1)}" in facts  # the reserves shown
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.eval_on_selector("body", "b => [b.dataset.game, b.dataset.ply]") == ["david-goliath", "2"]
+    page.click("#game-moves li:first-child button")  # the history: back to move 1, the rest kept for redo
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    page.click("#game-redo")
+    page.wait_for_function("document.body.dataset.ply === '2'")
+    page.click("#game-share")
+    link = page.input_value("#game-link")
+    fresh = page.context.new_page()
+    fresh.goto(link)
+    fresh.wait_for_selector("body[data-ready='1']")
+    assert fresh.eval_on_selector("body", "b => [b.dataset.game, b.dataset.ply]") == ["david-goliath", "2"]
+    assert fresh.inner_text("#game-moves").split() == moves
+
+
+def test_keyboard_play_and_the_status_for_screen_readers(page):
+    game = get_game("thats-my-line")
+    choose_game(page, "thats-my-line")
+    page.focus("#game-svg [tabindex='0']")
+    start = int(page.evaluate("document.activeElement.dataset.node"))
+    page.keyboard.press("ArrowRight")
+    moved = int(page.evaluate("document.activeElement.dataset.node"))
+    assert moved != start
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    state = game.start()
+    label = game.board.label(moved)
+    assert game.format_move(game.parse_move(label, state), state) == page.inner_text("#game-moves")
+    assert page.get_attribute("#status", "aria-live") == "polite"
+    wait_text(page, "#status", f"{label} played", exact=False)
+    assert page.eval_on_selector_all("#game-svg .node.last", "els => els.map(e => Number(e.dataset.node))") == [moved]
+
+
+def test_puzzle_starts_not_started_and_undo_restores_a_removed_stone(page):
+    view(page, "puzzles")
+    page.select_option("#puzzle-select", label="One by One")
+    wait_text(page, "#verdict", "not started")
+    assert page.eval_on_selector_all("#puzzle-svg .line.bad", "els => els.length") == 0
+    page.click("#puzzle-svg [data-label='a1']")
+    page.click("#puzzle-svg [data-label='m13']")
+    page.wait_for_function("document.querySelectorAll('#puzzle-svg .stone').length === 2")
+    page.click("#puzzle-svg [data-label='a1']")  # removed
+    page.wait_for_function("document.querySelectorAll('#puzzle-svg .stone').length === 1")
+    page.click("#puzzle-undo")  # back: a1 on the board again
+    page.wait_for_function("document.querySelectorAll('#puzzle-svg .stone').length === 2")
+    page.click("#puzzle-undo")
+    page.click("#puzzle-undo")
+    wait_text(page, "#verdict", "not started")

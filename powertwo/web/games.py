@@ -12,9 +12,27 @@ from .common import BadRequest, field, plain
 
 
 def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
+    """A position as the page draws it: stones, arrows (in the colour the game gives them), the
+    nodes the last move placed on, marked nodes, the diagram's title and its legend."""
     kw = game.diagram(state, last)
     return {"stones": plain(kw.get("stones", [])), "arrows": plain(kw.get("arrows", [])),
-            "highlight": plain(kw.get("highlight", [])), "caption": caption, "title": kw.get("title", "")}
+            "highlight": plain(kw.get("highlight", [])), "last": plain(kw.get("last", [])),
+            "marks": plain(kw.get("marks", [])), "caption": caption, "title": kw.get("title", ""),
+            "legend": plain(kw.get("legend", {}))}
+
+
+def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
+    """What decides the game, per player: the name, the stones on the board (by the colour the
+    diagram gives them) and the reserve when the game keeps one."""
+    facts = []
+    for player, colour in enumerate(("light", "dark")):
+        fact = {"name": game.player_name(player), "colour": colour,
+                "on_board": sum(1 for s in stones if s["color"] == colour)}
+        reserve = getattr(state, "reserve", None)
+        if callable(reserve):
+            fact["reserve"] = reserve(player)
+        facts.append(fact)
+    return facts
 
 
 # ---------------------------------------------------------------- games
@@ -68,6 +86,8 @@ def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
         "outcome": None if out is None else {"winner": None if out.winner is None else game.player_name(out.winner),
                                              "reason": out.reason},
         "notes": game.notes(state),
+        "players": players_facts(game, state, view["stones"]),
+        "last_move": None if last is None else game.format_move(last),
     })
     return view
 

@@ -1,5 +1,7 @@
 // Draws a board as SVG from the server's board data (exact coordinates, lines, links).
 // It holds no rules: stones, marks and highlighted lines are what the server says.
+// Keyboard: the board is one tab stop; arrow keys move between nodes (to the nearest node in
+// that direction), Enter or Space clicks the focused node. "Flip" turns the board half round.
 // Each node carries its label (a1 .. m13 on the Power of Two board) and its id; the page shows
 // one of the two (body.show-ids shows the ids), small, beside the node where it touches no other
 // node and no other label, clear of the stone on it.
@@ -8,6 +10,7 @@ const NS = "http://www.w3.org/2000/svg";
 const SIZE = 720;
 const PAD = 34;
 const STEP_MS = 160;  // one jump of an animated chain
+const DEFAULT_ARROW = "#1f77b4";  // an arrow the server gives no colour
 const LABEL_CHAR = 5.8, LABEL_HEIGHT = 10;  // the size of a label's letters (9px font, with a margin)
 
 function el(name, attrs = {}, parent = null) {
@@ -23,10 +26,25 @@ export class BoardView {
     this.onClick = onClick;
     this.onHover = onHover;
     this.board = null;
+    this.flipped = false;
+    this.shown = { stones: [], arrows: [], marks: {}, lines: {} };  // re-applied after a flip
+    this.focused = null;
+  }
+
+  flip() {
+    this.flipped = !this.flipped;
+    if (!this.board) return;
+    const shown = this.shown;
+    this.draw(this.board);
+    this.setStones(shown.stones);
+    this.setArrows(shown.arrows);
+    for (const [cls, nodes] of Object.entries(shown.marks)) this.mark(nodes, cls);
+    for (const [cls, lines] of Object.entries(shown.lines)) this.markLines(lines, cls);
   }
 
   draw(board) {
     this.board = board;
+    this.shown = { stones: [], arrows: [], marks: {}, lines: {} };
     const svg = this.svg;
     svg.replaceChildren();
     const xs = board.nodes.map((n) => n.x), ys = board.nodes.map((n) => n.y);
@@ -36,7 +54,10 @@ export class BoardView {
     const w = (x1 - x0) * scale + 2 * PAD, h = (y1 - y0) * scale + 2 * PAD;
     svg.setAttribute("viewBox", `0 0 ${w.toFixed(1)} ${h.toFixed(1)}`);
     this.pos = {};
-    for (const n of board.nodes) this.pos[n.id] = [PAD + (n.x - x0) * scale, PAD + (y1 - n.y) * scale];
+    for (const n of board.nodes) {
+      const at = [PAD + (n.x - x0) * scale, PAD + (y1 - n.y) * scale];
+      this.pos[n.id] = this.flipped ? [w - at[0], h - at[1]] : at;
+    }
     // spacing: the shortest distance between two nodes sets the node radius
     let near = Infinity;
     const ids = board.nodes.map((n) => n.id);
@@ -48,9 +69,8 @@ export class BoardView {
     this.r = Math.max(6, Math.min(16, near * 0.36));
     const defs = el("defs", {}, svg);
     this.markerId = `arrowhead-${svg.id}`;  // one per drawing: a marker inside a hidden view would not render
-    const marker = el("marker", { id: this.markerId, viewBox: "0 0 10 10", refX: "8", refY: "5",
-      markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse" }, defs);
-    el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#1f77b4" }, marker);
+    this.defs = defs;
+    this.markers = {};
     this.gLinks = el("g", {}, svg);
     this.gLines = el("g", {}, svg);
     this.gNodes = el("g", {}, svg);
@@ -77,6 +97,11 @@ export class BoardView {
       shape.setAttribute("class", "node" + (n.point ? " point" : "") + (n.cell ? " square" : ""));
       shape.dataset.node = n.id;
       shape.dataset.label = n.label;
+      shape.setAttribute("tabindex", "-1");
+      shape.setAttribute("role", "button");
+      shape.setAttribute("aria-label", n.label === String(n.id) ? `node ${n.id}` : n.label);
+      shape.addEventListener("focus", () => this.focusNode(n.id));
+      shape.addEventListener("keydown", (e) => this.key(e, n.id));
       const title = el("title", {}, shape);
       title.textContent = n.label === String(n.id) ? `node ${n.id}` : `${n.label} (node ${n.id})`;
       shape.addEventListener("mouseenter", () => this.hover(n.id, true));
@@ -84,6 +109,7 @@ export class BoardView {
       shape.addEventListener("click", () => this.onClick && this.onClick(n.id));
       this.nodeEls[n.id] = shape;
     }
+    this.focusNode(this.focused !== null && this.nodeEls[this.focused] ? this.focused : board.nodes[0].id, false);
     const placed = [];
     for (const n of board.nodes) {
       if (n.point) continue;
@@ -124,6 +150,49 @@ export class BoardView {
     return { x: x0.toFixed(1), y: y0.toFixed(1) };
   }
 
+  // One node of the board takes the tab stop (the last one focused).
+  focusNode(id, move = false) {
+    if (this.focused !== null && this.nodeEls[this.focused]) this.nodeEls[this.focused].setAttribute("tabindex", "-1");
+    this.focused = id;
+    this.nodeEls[id].setAttribute("tabindex", "0");
+    if (move) this.nodeEls[id].focus();
+  }
+
+  key(e, id) {
+    const dirs = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      if (this.onClick) this.onClick(id);
+      return;
+    }
+    if (!(e.key in dirs)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const [dx, dy] = dirs[e.key], [x, y] = this.pos[id];
+    let best = null, bestScore = Infinity;
+    for (const n of this.board.nodes) {  // the nearest node within 60 degrees of the direction
+      const [u, v] = this.pos[n.id];
+      const along = (u - x) * dx + (v - y) * dy, dist = Math.hypot(u - x, v - y);
+      if (n.id === id || along <= 0 || along < dist * 0.5) continue;
+      const score = dist + 2 * (dist - along);
+      if (score < bestScore) { best = n.id; bestScore = score; }
+    }
+    if (best !== null) this.focusNode(best, true);
+  }
+
+  // The arrowhead in an arrow's own colour (one marker per colour and drawing).
+  marker(color) {
+    if (!this.markers[color]) {
+      const id = `${this.markerId}-${Object.keys(this.markers).length}`;
+      const m = el("marker", { id, viewBox: "0 0 10 10", refX: "8", refY: "5", markerWidth: "5", markerHeight: "5",
+        orient: "auto-start-reverse" }, this.defs);
+      el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: color }, m);
+      this.markers[color] = id;
+    }
+    return this.markers[color];
+  }
+
   hover(id, on) {
     for (const k of this.linesThrough[id] || []) this.lineEls[k].classList.toggle("hot", on);
     if (this.onHover) this.onHover(on ? id : null, this.linesThrough[id] || []);
@@ -141,6 +210,7 @@ export class BoardView {
   }
 
   setStones(stones) {
+    this.shown.stones = stones || [];
     this.gStones.replaceChildren();
     for (const s of stones) {
       const [x, y] = this.pos[s.node];
@@ -160,11 +230,14 @@ export class BoardView {
       this.arrowTimer = null;
       delete this.svg.dataset.animating;
     }
+    this.shown.arrows = arrows || [];
     this.gArrows.replaceChildren();
     const lines = (arrows || []).map((a) => {
       const pts = a.path.map((v) => this.pos[v].map((c) => c.toFixed(1)).join(","));
-      const line = el("polyline", { class: "arrow", points: pts.join(" "), "marker-end": `url(#${this.markerId})` },
-        this.gArrows);
+      const color = a.color || DEFAULT_ARROW;
+      const line = el("polyline", { class: "arrow", points: pts.join(" "), stroke: color,
+        "marker-end": `url(#${this.marker(color)})` }, this.gArrows);
+      line.dataset.color = color;
       return [line, pts];
     });
     const longest = Math.max(0, ...lines.map(([, pts]) => pts.length));
@@ -185,11 +258,13 @@ export class BoardView {
   }
 
   mark(nodes, cls) {
+    this.shown.marks[cls] = nodes || [];
     for (const e of Object.values(this.nodeEls)) e.classList.remove(cls);
     for (const v of nodes || []) if (this.nodeEls[v]) this.nodeEls[v].classList.add(cls);
   }
 
   markLines(lines, cls) {
+    this.shown.lines[cls] = lines || [];
     for (const e of this.lineEls) e.classList.remove(cls);
     for (const k of lines || []) if (this.lineEls[k]) this.lineEls[k].classList.add(cls);
   }
