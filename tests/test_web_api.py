@@ -293,6 +293,80 @@ def test_one_solver_run_at_a_time_cancel_and_finish(client):
     assert (status["result"]["status"], status["result"]["objective"]) == ("optimal", 12)  # README's figure
 
 
+def test_a_solver_run_belongs_to_the_tab_that_started_it(client):
+    started = client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30, "tab": "first"}).json()
+    assert started["state"] == "running"
+    assert client.get("/api/solve?tab=second").json() == {"state": "idle", "elsewhere": True}
+    assert error(client.post("/api/solve/cancel", json={"tab": "second"}), 409) == \
+        "the solver run belongs to another tab"
+    assert error(client.post("/api/solve", json={"puzzle": "line-cover", "tab": "second"}), 409) == \
+        "a solver is already running in another tab (one run at a time; cancel it first)"
+    assert client.get("/api/solve?tab=first").json()["state"] == "running"
+    assert client.post("/api/solve/cancel", json={"tab": "first"}).json()["state"] == "cancelled"
+
+
+# ---------------------------------------------------------------- what decides the game
+def test_the_game_view_names_reserves_stones_last_move_and_arrow_colours(client):
+    game = get_game("david-goliath")
+    state = game.start()
+    moves = []
+    for _ in range(3):
+        move = game.legal_moves(state)[0]
+        moves.append(game.format_move(move, state))
+        last, state = move, game.apply(state, move)
+    view = client.post("/api/game", json={"game": "david-goliath", "moves": moves}).json()
+    spec = game.diagram(state, last)
+    assert [(p["name"], p["reserve"]) for p in view["players"]] == [
+        (game.player_name(k), state.reserve(k)) for k in (0, 1)]
+    assert [p["on_board"] for p in view["players"]] == [
+        sum(s.color == colour for s in spec["stones"]) for colour in ("light", "dark")]
+    assert view["last_move"] == moves[-1]
+    assert [a["color"] for a in view["arrows"]] == [a.color for a in spec["arrows"]]
+    assert view["legend"] == spec["legend"]
+    tml = get_game("thats-my-line")
+    first = tml.legal_moves(tml.start())[0]
+    placed = client.post("/api/game", json={"game": "thats-my-line", "moves": [tml.format_move(first)]}).json()
+    assert placed["last"] == sorted(tml.diagram(tml.apply(tml.start(), first), first)["last"])
+    assert "reserve" not in placed["players"][0]
+
+
+def test_a_refused_first_click_names_what_stands_there(client):
+    game = get_game("power-of-two")
+    state = game.start()
+    dark = next(s.node for s in game.diagram(state)["stones"] if s.color == "dark")
+    label = game.board.label(dark)
+    refused = client.post("/api/game/click", json={"game": "power-of-two", "clicks": [label]}).json()
+    assert refused["illegal"] == f"{label}: no move of Light starts there (it holds a Dark stone); the marked nodes " \
+                                 f"may start one"
+
+
+def test_a_deeply_nested_body_is_one_line(client):
+    body = '{"solution": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    answer = client.post("/api/check", content=body, headers={"Content-Type": "application/json"})
+    assert error(answer, 400) == "request body is nested too deeply"
+
+
+def relative_luminance(colour: str) -> float:
+    channels = [int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_page_colours_meet_wcag_aa():
+    import re
+
+    css = (Path(__file__).resolve().parents[1] / "powertwo" / "web" / "static" / "style.css").read_text()
+    colours = dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6})", css))
+    for text in ("ink", "muted", "accent", "bad", "good"):  # text: 4.5:1 on the page and on white
+        assert min(contrast(colours[text], colours["bg"]), contrast(colours[text], "#ffffff")) >= 4.5, text
+    assert contrast(colours["next"], "#ffffff") >= 3 and contrast(colours["next"], "#e9e9e4") >= 3  # a mark
+
+
 # ---------------------------------------------------------------- Get a Jump On by clicks
 def jump_clicks(client, puzzle: str, clicks: list[int], **extra) -> dict:
     """Click ``clicks`` one by one, as the page does (each answer's chains sent back)."""

@@ -108,9 +108,17 @@ def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
         reason = game.reason_illegal(state, move)
         if reason:
             return f"{text}: {reason}"
-    return f"{labels[-1]} cannot come next after {' '.join(labels[:-1]) or 'no clicks'}"
+    if len(labels) == 1:
+        return first_click_reason(game, state, clicks[0])
+    return f"{labels[-1]} cannot come next after {' '.join(labels[:-1])}"
 
 
+def first_click_reason(game: Game, state: Any, node: int) -> str:
+    """Why no move starts at ``node``, naming what stands there."""
+    stone = next((s for s in game.diagram(state).get("stones", []) if s.node == node), None)
+    held = "" if stone is None else f" (it holds a {game.stone_legend().get(stone.color, stone.color + ' stone')})"
+    return (f"{game.board.label(node)}: no move of {game.player_name(state.to_move)} starts there{held}; "
+            f"the marked nodes may start one")
 
 
 def played(game: Game, record: dict, text: str) -> dict:
