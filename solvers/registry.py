@@ -182,14 +182,16 @@ def time_limit_option(default: float = 30.0, maximum: float = 600.0) -> SolveOpt
 @dataclass(frozen=True)
 class PuzzlePage:
     """What the workbench needs to render a puzzle without knowing its name: its ``goal`` (one
-    line of its rule), its ``clicks``, the ``verdict`` of the live check, its ``steps``, the
-    ``boards`` it runs on by default and the ``options`` a solve run offers (each a keyword of
-    the puzzle's ``solve``). :meth:`to_json` is what ``GET /api/meta`` can list."""
+    line of its rule), its ``clicks``, the ``verdict`` of the live check, its ``steps``, the file
+    name of its ``committed`` answer (in ``results/``, and in ``results/<board>/`` for the other
+    boards), the ``boards`` it runs on by default and the ``options`` a solve run offers (each a
+    keyword of the puzzle's ``solve``). :meth:`to_json` is what ``GET /api/meta`` can list."""
 
     goal: str
     clicks: Clicks
     verdict: Verdict
     steps: Steps
+    committed: str
     boards: tuple[str, ...] = DEFAULT_BOARDS
     options: tuple[SolveOption, ...] = ()
 

@@ -84,6 +84,7 @@ def _solve_hook(name: str) -> Callable[..., dict]:
         return solve(board, name, **options)
 
     hook.__doc__ = f"Solve {name} (see :func:`solve`)."
+    hook.__wrapped__ = solve  # type: ignore[attr-defined]  # its keywords are the puzzle's options
     return hook
 
 
@@ -117,7 +118,8 @@ def page(name: str, goal: str) -> PuzzlePage:
         goal=goal, clicks=CLICKS,
         verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
                         ("objective", "optimum", "bad_lines", "line_counts"), var.unit, var.sense),
-        steps=Steps("stones", "{stones} stones", var.rule.summary), options=PAGE_OPTIONS + strict)
+        steps=Steps("stones", "{stones} stones", var.rule.summary), committed=f"{name}.json",
+        options=PAGE_OPTIONS + strict)
 
 
 for _name, _title, _order, _names, _extra, _goal in (

@@ -50,6 +50,7 @@ register_puzzle(Puzzle(
         verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
                         ("objective", "optimum", "fault", "next", "pass", "to_move", "stones_view"), "stones", "max"),
         steps=Steps("moves", "{n} moves, {stones} stones", "the game is over"),
+        committed="thats-my-line-16.json",
         options=(
             SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
             time_limit_option(),

@@ -1,0 +1,158 @@
+"""One conformance test over every registered puzzle (``registry.puzzle_names()``), as
+``test_rules_conformance.py`` is for the games: each puzzle has a name and a description, solve
+options its ``solve`` takes, a checker that accepts the committed answer in ``results/`` and
+refuses a mutated one with one-line faults, a diagram of that answer, a results step in its
+family, and a page description (:class:`~powertwo.solvers.registry.PuzzlePage`) consistent with
+all of these."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from powertwo.boards import shipped
+from powertwo.solvers.registry import PUZZLE_HOMES, CheckReport, get_puzzle, puzzle_names, solution_board
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+NAMES = puzzle_names()
+PAGES_TO_COME = {"jump-forward", "jump-reverse"}
+"""Puzzles whose page description is still to be added where they register (a strict xfail:
+it fails as soon as they have one, and the name must leave this set)."""
+COMMITTED = {"jump-forward": "jump-forward.json", "jump-reverse": "jump-reverse.json"}
+"""The committed answer of a puzzle without a page (a page names its own)."""
+
+
+def with_page(name):
+    if name in PAGES_TO_COME:
+        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="no page description yet"))
+    return name
+
+
+def committed(name: str) -> tuple[Path, dict]:
+    p = get_puzzle(name)
+    path = RESULTS / (p.page.committed if p.page else COMMITTED[name])
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def check(name: str, data: dict, path: Path) -> CheckReport:
+    p = get_puzzle(name)
+    board = solution_board(data, str(path))
+    return p.check(data, board, base=path.parent) if p.reads_files else p.check(data, board)  # type: ignore[call-arg]
+
+
+def one_line_faults(report: CheckReport) -> None:
+    assert not report.valid
+    for fault in report.faults:
+        assert fault and "\n" not in fault and len(fault) < 400, fault
+        assert not re.search(r"<[a-zA-Z_.]+ object|Traceback|\bdict\(|\bFraction\(", fault), fault
+
+
+def test_the_registry_lists_the_puzzles_of_every_family():
+    assert set(NAMES) == set(PUZZLE_HOMES)
+    assert len(set(PUZZLE_HOMES.values())) == 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_name_description_and_solve_options(name):
+    p = get_puzzle(name)
+    assert p.name == name and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name)
+    assert p.title.strip() and p.title == p.title.strip()
+    keywords = inspect.signature(p.solve).parameters
+    assert "time_limit" in p.options
+    missing = [o for o in p.options if o not in keywords]
+    assert not missing, f"{name}: solve takes no {missing}"
+    assert len(set(p.options)) == len(p.options)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_results_step_in_its_family(name):
+    family = PUZZLE_HOMES[name]
+    steps = [get_puzzle(n).results for n in NAMES if PUZZLE_HOMES[n] == family and get_puzzle(n).results]
+    assert steps, f"family {family} has no results step"
+    for step in steps:
+        assert list(inspect.signature(step).parameters)[:2] == ["out", "progress"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_checker_accepts_the_committed_answer(name):
+    path, data = committed(name)
+    assert data["puzzle"] == name
+    report = check(name, data, path)
+    assert report.valid, report.faults
+    assert report.summary or report.notes
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if committed(n)[1].get("objective") is not None])
+def test_the_checker_refuses_a_wrong_objective(name):
+    path, data = committed(name)
+    wrong = copy.deepcopy(data)
+    wrong["objective"] = data["objective"] + 1
+    report = check(name, wrong, path)
+    one_line_faults(report)
+    assert any(str(data["objective"] + 1) in f for f in report.faults), report.faults
+
+
+@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+def test_the_checker_refuses_an_answer_missing_its_last_click(name):
+    """The field the page's clicks build, without its last entry: never the same valid answer."""
+    p = get_puzzle(name)
+    assert p.page is not None
+    path, data = committed(name)
+    field = p.page.clicks.answer
+    assert isinstance(data[field], list) and data[field]
+    wrong = copy.deepcopy(data)
+    wrong[field] = data[field][:-1]
+    one_line_faults(check(name, wrong, path))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_diagram_of_the_committed_answer(name):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    p = get_puzzle(name)
+    assert p.diagram is not None and "names" in p.draw_options
+    path, data = committed(name)
+    fig = p.diagram(data, solution_board(data, str(path)), names=None)
+    try:
+        assert fig.axes and fig.axes[0].get_title()
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+def test_the_page_description(name):
+    p = get_puzzle(name)
+    page = p.page
+    assert page is not None
+    path, data = committed(name)
+    assert page.goal.strip() and page.clicks.help.strip()
+    assert page.clicks.answer in data
+    assert page.verdict.words and page.verdict.shows
+    assert page.verdict.sense == "" or data.get("objective") is not None
+    assert page.steps.count.format(n=3, stones=5) != page.steps.count
+    assert page.boards[0] == "power-of-two" and set(page.boards) <= set(shipped())
+    for board in page.boards[1:]:
+        assert (RESULTS / board / page.committed).is_file(), f"{name}: no committed answer on {board}"
+    names = [o.name for o in page.options]
+    assert "time_limit" in names and set(names) <= set(p.options), names
+    json.dumps(page.to_json())
+
+
+@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+def test_the_page_options_defaults_are_what_solve_takes(name):
+    """Each option's default is the solve keyword's own default (or what it stands for)."""
+    p = get_puzzle(name)
+    assert p.page is not None
+    keywords = inspect.signature(p.solve).parameters
+    for option in p.page.options:
+        default = keywords[option.name].default
+        if default is not None and default is not inspect.Parameter.empty:
+            assert option.default == default, option.name
