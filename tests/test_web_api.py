@@ -431,6 +431,18 @@ def test_jump_forward_committed_answer_by_clicks(client):
     assert first["count"] == "0 steps, 1 stone on the board"
 
 
+def test_jump_reverse_hint_says_what_the_solver_tells_within_a_second(client):
+    committed = json.loads((RESULTS / "jump-reverse.json").read_text())
+    hint = client.post("/api/jump/hint", json={"puzzle": "jump-reverse", "position": committed["position"]}).json()
+    assert hint["solvable"] is True and hint["marks"][0] in committed["position"]
+    assert hint["text"].startswith(f"solvable: a finish in {committed['objective']} moves, e.g. ")
+    corners = ["a1", "a13", "m1", "m13"]  # four lone stones: no jump at all
+    stuck = client.post("/api/jump/hint", json={"puzzle": "jump-reverse", "position": corners}).json()
+    assert stuck == {"solvable": False, "marks": [], "text": "no finish from here (proven): undo"}
+    assert error(client.post("/api/jump/hint", json={"puzzle": "one-by-one", "position": [1]}), 400) == \
+        "hints are given for jump-reverse, not 'one-by-one'"
+
+
 def test_jump_clicks_bad_input(client):
     assert "not 'two-by-two'" in error(client.post("/api/jump", json={"puzzle": "two-by-two"}), 400)
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": 5}), 400) == \

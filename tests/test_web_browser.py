@@ -213,6 +213,8 @@ def test_jump_reverse_by_clicks(page):
     view(page, "puzzles")
     select_containing(page, "#puzzle-select", "Get a Jump On, reverse")
     wait_text(page, "#puzzle-stats", f"0 moves, 32 stones left (optimum {committed['objective']} moves)")
+    page.click("#puzzle-hint-ask")
+    wait_text(page, "#puzzle-hint-answer", f"solvable: a finish in {committed['objective']} moves", exact=False)
     left = len(committed["position"])
     for k, move in enumerate(committed["moves"], start=1):
         page.click(f"#puzzle-svg [data-node='{move['from']}']")

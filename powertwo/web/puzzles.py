@@ -231,3 +231,34 @@ def jump_summary(puzzle: str, board: Board, state: Any, origin: Any) -> dict:
             "verdict": verdict, "valid": report.valid and state.finished, "optimum": best,
             "faults": [] if not state.finished else list(report.faults), "notes": list(report.notes),
             "solution": solution}
+
+
+HINT_SECONDS = 1.0
+"""How long the hint's solver may take: the hint says only what it can tell within this."""
+HINT_PUZZLES = (SEQUENCE_PUZZLES[1],)
+"""The click puzzles whose solver answers a hint (positions it can decide quickly)."""
+
+
+def jump_hint(data: Mapping) -> dict:
+    """Whether the position can still be finished, as far as the solver can tell within
+    :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
+    puzzle = field(data, "puzzle", str)
+    if puzzle not in HINT_PUZZLES:
+        raise BadRequest(f"hints are given for {', '.join(HINT_PUZZLES)}, not {puzzle!r}")
+    board = board_of(data)
+    stones = node_ids(field(data, "position", list), board, "position", field="position")
+    try:
+        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=HINT_SECONDS)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+    status, moves = answer.get("status"), answer.get("moves") or []
+    if status in ("optimal", "feasible") and moves:
+        first = moves[0]
+        path = [board.label(v) for v in (first["from"], *first["jumps"])]
+        size = "in" if status == "optimal" else "within"
+        return {"solvable": True, "marks": [first["from"], first["jumps"][0]],
+                "text": f"solvable: a finish {size} {_count(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
+    if status == "infeasible":
+        return {"solvable": False, "marks": [], "text": "no finish from here (proven): undo"}
+    return {"solvable": None, "marks": [],
+            "text": f"the solver cannot tell within {HINT_SECONDS:g} s whether a finish exists"}

@@ -40,8 +40,8 @@ from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names
 from .common import MAX_BODY, BadRequest, board_of, board_view, body, committed, field, node_field
 from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
-from .puzzles import LINE_PUZZLES, SEQUENCE_PUZZLES, file_check, jump_summary, line_check, sequence_frames, \
-    solitaire_check
+from .puzzles import HINT_PUZZLES, LINE_PUZZLES, SEQUENCE_PUZZLES, file_check, jump_hint, jump_summary, line_check, \
+    sequence_frames, solitaire_check
 from .work import Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -136,8 +136,9 @@ def puzzle_entries() -> list[dict]:
         for strict in [False, True] if name == "two-by-two" else [False]:
             done = committed(name, strict)
             puzzles.append({"name": name, "title": p.title + (" (strict)" if strict else ""), "kind": kind,
-                            "strict": strict, "optimum": None if done is None else done.get("objective"),
-                            "status": None if done is None else done.get("status"), "committed": done})
+                            "strict": strict, "hint": name in HINT_PUZZLES, "committed": done,
+                            "optimum": None if done is None else done.get("objective"),
+                            "status": None if done is None else done.get("status")})
     return puzzles
 
 
@@ -184,6 +185,10 @@ async def check(request: Request) -> Response:
 async def jump(request: Request) -> Response:
     data = await body(request)  # a start position may need a forward search
     return JSONResponse(await work_of(request).run(request, jump_clicks, data, JUMP_START_SECONDS + 20))
+
+
+async def hint(request: Request) -> Response:
+    return JSONResponse(await work_of(request).run(request, jump_hint, await body(request), 10.0))
 
 
 async def sequence(request: Request) -> Response:
@@ -321,6 +326,7 @@ ROUTES = [
     Route("/api/check", check, methods=["POST"]),
     Route("/api/sequence", sequence, methods=["POST"]),
     Route("/api/jump", jump, methods=["POST"]),
+    Route("/api/jump/hint", hint, methods=["POST"]),
     Route("/api/game", game_state, methods=["POST"]),
     Route("/api/game/click", game_click, methods=["POST"]),
     Route("/api/game/move", game_move, methods=["POST"]),

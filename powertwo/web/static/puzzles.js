@@ -43,6 +43,7 @@ export async function initPuzzles(meta, shared) {
   $("puzzle-paste-load").addEventListener("click", async () => {
     try { await loadSolution(parseText($("puzzle-paste").value, "pasted solution")); } catch (e) { fail(e); }
   });
+  $("puzzle-hint-ask").addEventListener("click", askHint);
   $("solve-start").addEventListener("click", startSolve);
   $("solve-cancel").addEventListener("click", async () => {
     try { showRun(await api("/api/solve/cancel", { tab: TAB })); } catch (e) { $("solve-log").textContent = sentence(e); }
@@ -157,6 +158,8 @@ async function choosePuzzle(k, run = true) {
   puzzles.undo = [];
   puzzles.lastCheck = null;
   $("puzzle-pass").hidden = !isRecord(p);
+  $("puzzle-hint-ask").hidden = !p.hint;
+  $("puzzle-hint-answer").textContent = "";
   $("puzzle-committed").disabled = !p.committed;
   showRun(puzzles.run);
   if (run) await check();
@@ -274,6 +277,8 @@ async function jumpRequest(extra, epoch) {
     puzzles.view.setArrows(r.arrows);
     puzzles.view.mark(r.next, "next");
     puzzles.view.mark(r.picked === null ? [] : [r.picked], "mark");
+    puzzles.view.mark([], "hint");
+    $("puzzle-hint-answer").textContent = "";
     puzzles.view.markLines([], "bad");
     const good = r.verdict === "valid, optimal" || r.verdict.startsWith("valid:") ? true
       : r.verdict === "in progress" ? null : false;
@@ -283,6 +288,21 @@ async function jumpRequest(extra, epoch) {
     list($("notes"), r.notes);
     if (r.illegal) announce(r.illegal, "puzzles");
   } catch (e) { fail(e); }
+}
+
+// Whether the position can still be finished, as far as the solver tells within a second.
+async function askHint() {
+  const p = puzzles.puzzle, epoch = puzzles.epoch, r = puzzles.lastCheck;
+  if (!r || !r.stones) return;
+  const chains = JSON.stringify(puzzles.chains);
+  $("puzzle-hint-answer").textContent = "asking the solver…";
+  try {
+    const h = await api("/api/jump/hint", { puzzle: p.name, board: DEFAULT_BOARD, position: r.stones.map((s) => s.node) },
+      { guard: () => epoch === puzzles.epoch && chains === JSON.stringify(puzzles.chains) });
+    $("puzzle-hint-answer").textContent = h.text;
+    puzzles.view.mark(h.marks, "hint");
+    announce(h.text, "puzzles");
+  } catch (e) { $("puzzle-hint-answer").textContent = sentence(e); }
 }
 
 // ------------------------------------------------------------------ the solver run
