@@ -1,0 +1,77 @@
+"""The plain breadth-first census in Python (exact integers, no symmetry, no packing): the
+referee of the compiled and distributed engines on small boards; and the symmetric figures that
+every engine shares, counted by Burnside's lemma over the paths that a symmetry keeps."""
+
+from __future__ import annotations
+
+from .counts import Level
+from .tables import CensusTables, Position, image
+
+
+def plain_levels(tables: CensusTables, max_levels: int | None = None) -> tuple[list[Level], int]:
+    """Every level by plain breadth-first search: dict of position to its sequence count; the
+    classes are counted with the group's canonical forms. Also the sequences to one stone on the
+    target (0 without one)."""
+    level: dict[Position, int] = {tables.start: 1}
+    stones = bin(tables.start).count("1")
+    out = []
+    jumps = 0
+    on_target = 0
+    while level:
+        nxt: dict[Position, int] = {}
+        dead = []
+        for pos, count in level.items():
+            children = tables.successors(pos)
+            if not children:
+                dead.append(pos)
+            for child in children:
+                nxt[child] = nxt.get(child, 0) + count
+        if tables.target is not None:
+            on_target += level.get(1 << (tables.target - 1), 0)
+        out.append(Level(jumps=jumps, stones=stones - jumps, classes=len({tables.canonical(p) for p in level}),
+                         positions=len(level), sequences=sum(level.values()),
+                         dead_classes=len({tables.canonical(p) for p in dead}), dead_positions=len(dead),
+                         dead_sequences=sum(level[p] for p in dead)))
+        if max_levels is not None and jumps >= max_levels:
+            break
+        level = nxt
+        jumps += 1
+    return out, on_target
+
+
+def fixed_paths(tables: CensusTables, perm: tuple[int, ...]) -> dict[str, int]:
+    """The jump sequences that ``perm`` maps onto themselves (every position on them is fixed by
+    it): how many in all, to a dead end, to one stone (on the target)."""
+    level = {tables.start: 1}
+    totals = {"jump_sequences": 0, "game_sequences": 0, "solutions": 0}
+    goal = None if tables.target is None else 1 << (tables.target - 1)
+    while level:
+        nxt: dict[Position, int] = {}
+        for pos, count in level.items():
+            totals["jump_sequences"] += count
+            children = tables.successors(pos)
+            if not children:
+                totals["game_sequences"] += count
+            if pos.bit_count() == 1 and (goal is None or pos == goal):
+                totals["solutions"] += count
+            for child in children:
+                if image(perm, child) == child:
+                    nxt[child] = nxt.get(child, 0) + count
+        level = nxt
+    return totals
+
+
+def up_to_symmetry(tables: CensusTables, levels: list[Level], solutions: int) -> dict[str, int]:
+    """The figures counted up to the symmetries of the start (Burnside: the mean number of
+    sequences each symmetry keeps, the identity keeping all)."""
+    totals = {"jump_sequences": sum(lv.sequences for lv in levels),
+              "game_sequences": sum(lv.dead_sequences for lv in levels), "solutions": solutions}
+    for perm in tables.group[1:]:
+        for key, value in fixed_paths(tables, perm).items():
+            totals[key] += value
+    out = {"positions": sum(lv.classes for lv in levels)}
+    for key, value in totals.items():
+        if value % len(tables.group):
+            raise ArithmeticError(f"{key}: {value} is no multiple of the group order {len(tables.group)}")
+        out[key] = value // len(tables.group)
+    return out

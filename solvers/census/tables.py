@@ -1,0 +1,93 @@
+"""The census's view of a board: jumps as 64-bit masks, the symmetries that keep the start (and
+the target) in place as byte lookup tables, and positions as bit sets (node ``v`` is bit ``v - 1``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from powertwo.boards import Board, NodeId
+
+Position = int
+"""A position as a bit set: bit ``v - 1`` set when node ``v`` holds a stone."""
+MAX_NODES = 64
+
+
+class CensusError(ValueError):
+    """A census input that cannot be counted (board too large, empty start, unknown node)."""
+
+
+def position_of(nodes: Iterable[NodeId]) -> Position:
+    out = 0
+    for v in nodes:
+        out |= 1 << (v - 1)
+    return out
+
+
+def nodes_in(position: Position) -> list[NodeId]:
+    return [i + 1 for i in range(position.bit_length()) if position >> i & 1]
+
+
+def image(perm: Sequence[NodeId], position: Position) -> Position:
+    return position_of(perm[v - 1] for v in nodes_in(position))
+
+
+@dataclass(frozen=True)
+class CensusTables:
+    """Everything the engines need, as plain arrays: ``need[j]`` the from and over bits of jump
+    ``j``, ``land[j]`` its landing bit, ``flip[j]`` all three; ``symtab[s, k, b]`` the image of byte
+    ``b`` of chunk ``k`` under the ``s``-th non-identity symmetry of ``group``."""
+
+    board: Board
+    start: Position
+    target: NodeId | None
+    group: tuple[tuple[NodeId, ...], ...]
+    need: np.ndarray
+    land: np.ndarray
+    flip: np.ndarray
+    symtab: np.ndarray
+
+    @property
+    def group_size(self) -> int:
+        return len(self.group)
+
+    def successors(self, position: Position) -> list[Position]:
+        """Every position one jump away (plain Python, for the reference and the symmetry counts)."""
+        out = []
+        for need, land, flip in zip(self.need.tolist(), self.land.tolist(), self.flip.tolist(), strict=True):
+            if position & need == need and not position & land:
+                out.append(position ^ flip)
+        return out
+
+    def canonical(self, position: Position) -> Position:
+        return min(image(p, position) for p in self.group)
+
+    def orbit_size(self, position: Position) -> int:
+        return len({image(p, position) for p in self.group})
+
+
+def census_tables(board: Board, start: Iterable[NodeId], target: NodeId | None = None) -> CensusTables:
+    """The tables for a census of ``board`` from ``start``; the symmetry group is the board's
+    symmetries that map the start onto itself (and fix ``target`` when one is given), so that
+    symmetric positions have equal counts."""
+    if board.size > MAX_NODES:
+        raise CensusError(f"board {board.name}: {board.size} nodes; the census packs a position into "
+                          f"{MAX_NODES} bits")
+    nodes = sorted(set(start))
+    if not nodes:
+        raise CensusError("start position: no stones")
+    pos = position_of(nodes)
+    group = tuple(p for p in board.symmetries if image(p, pos) == pos and (target is None or p[target - 1] == target))
+    triples = board.jumps
+    need = np.array([(1 << (a - 1)) | (1 << (b - 1)) for a, b, _ in triples], dtype=np.uint64)
+    land = np.array([1 << (c - 1) for _, _, c in triples], dtype=np.uint64)
+    chunks = (board.size + 7) // 8
+    symtab = np.zeros((max(len(group) - 1, 0), chunks, 256), dtype=np.uint64)
+    for s, perm in enumerate(group[1:]):
+        for k in range(chunks):
+            for b in range(256):
+                symtab[s, k, b] = image(perm, (b << (8 * k)) & ((1 << board.size) - 1))
+    return CensusTables(board=board, start=pos, target=target, group=group, need=need, land=land,
+                        flip=need | land, symtab=symtab)
