@@ -114,22 +114,39 @@ def check(data: Mapping, board: Board, base: Path | None = None) -> CheckReport:
     """Check a line-puzzle solution: every field recomputed, confirmed or refused. ``base`` is
     the folder of the file (certificate files are named relative to it)."""
     f = _File(data, board)
-    var = f.var
-    faults: list[str] = []
-    notes: list[str] = []
     stone_set = sorted(set(f.stones))
-    for v in sorted({v for v in f.stones if f.stones.count(v) > 1}):
-        faults.append(f"node {board.label(v)} is listed {f.stones.count(v)} times")
+    counts = line_counts(board, stone_set)
+    value = f.var.objective(board, stone_set)
+    faults = _stone_faults(board, f, stone_set, counts) + _claim_faults(f, value)
+    faults += _listed_line_faults(board, f, counts)
+    notes: list[str] = []
+    own = confirmed(board, f.var, f.limit)
+    if own.status in ("optimal", "infeasible"):
+        _check_proven(data, board, f, own, value, base, faults, notes)
+    else:
+        _check_unproven(data, f, own, faults, notes)
+    return CheckReport(tuple(faults), tuple(notes), _summary(board, f, own, stone_set, value) if not faults else "")
+
+
+def _stone_faults(board: Board, f: _File, stone_set: list[int], counts: list[int]) -> list[str]:
+    """Nodes listed twice, more stones than the limit, and every line that breaks the rule."""
+    faults = [f"node {board.label(v)} is listed {f.stones.count(v)} times"
+              for v in sorted({v for v in f.stones if f.stones.count(v) > 1})]
     if len(stone_set) > f.limit:
         faults.append(f"{len(stone_set)} stones, at most {f.limit} allowed")
-    counts = line_counts(board, stone_set)
-    claims_none = f.status == "infeasible" and not stone_set  # no answer given, so no line to fault
+    if f.status == "infeasible" and not stone_set:  # no answer given, so no line to fault
+        return faults
     for k, held in enumerate(counts):
-        need = None if claims_none else var.line_fault(held)
+        need = f.var.line_fault(held)
         if need:
             faults.append(f"line {board.line_text(k)} holds {held} stone{'' if held == 1 else 's'}, {need}")
-    value = var.objective(board, stone_set)
-    answer_given = bool(stone_set) or f.objective is not None
+    return faults
+
+
+def _claim_faults(f: _File, value: int) -> list[str]:
+    """The status, objective and bound against the stones and against each other."""
+    faults = []
+    answer_given = bool(f.stones) or f.objective is not None
     if f.status == "infeasible":
         if answer_given:
             faults.append("claims infeasible, but lists an answer")
@@ -146,31 +163,41 @@ def check(data: Mapping, board: Board, base: Path | None = None) -> CheckReport:
             faults.append(f"claims status optimal, but bound {f.bound} differs from objective {f.objective}")
         elif f.status == "feasible" and f.bound == f.objective:
             faults.append(f"claims status feasible with bound {f.bound} equal to the objective: that is optimal")
-        elif var.better(f.bound, f.objective) is False and f.bound != f.objective:
-            word = "lower" if var.sense == "min" else "upper"
+        elif f.var.better(f.bound, f.objective) is False and f.bound != f.objective:
+            word = "lower" if f.var.sense == "min" else "upper"
             faults.append(f"claims {word} bound {f.bound}, but its own answer has objective {f.objective}")
-    if f.lines is not None:
-        for k in sorted(set(f.lines)):
-            if counts[k] != 2:
-                faults.append(f"lines_with_two lists line {board.line_text(k)}, which holds {counts[k]} stones")
-        for k, held in enumerate(counts):
-            if held == 2 and k not in f.lines:
-                faults.append(f"line {board.line_text(k)} holds exactly 2 stones, missing from lines_with_two")
-        if len(f.lines) != len(set(f.lines)):
-            faults.append("lines_with_two lists a line twice")
+    return faults
 
-    own = confirmed(board, var, f.limit)
-    proven = own.status in ("optimal", "infeasible")
+
+def _listed_line_faults(board: Board, f: _File, counts: list[int]) -> list[str]:
+    """``lines_with_two`` against the lines that hold exactly two stones."""
+    if f.lines is None:
+        return []
+    faults = [f"lines_with_two lists line {board.line_text(k)}, which holds {counts[k]} stones"
+              for k in sorted(set(f.lines)) if counts[k] != 2]
+    faults += [f"line {board.line_text(k)} holds exactly 2 stones, missing from lines_with_two"
+               for k, held in enumerate(counts) if held == 2 and k not in f.lines]
+    if len(f.lines) != len(set(f.lines)):
+        faults.append("lines_with_two lists a line twice")
+    return faults
+
+
+def _check_unproven(data: Mapping, f: _File, own: Outcome, faults: list[str], notes: list[str]) -> None:
+    """The checker's own solve proved nothing in its time: the claims that need a proof are faults."""
+    needs_proof = f.status in ("optimal", "infeasible") or any(
+        k in data for k in ("optimal_answers", "certificate", "backends_agreeing", "answers_up_to_symmetry"))
+    if needs_proof:
+        faults.append(f"cannot confirm the claims: the checker's cp-sat solve ended {own.status} "
+                      f"after {CHECK_TIME_LIMIT:g} s")
+    if f.bound is not None and own.status == "feasible":
+        _check_bound(f.var, own, f.bound, faults, notes)
+
+
+def _check_proven(data: Mapping, board: Board, f: _File, own: Outcome, value: int, base: Path | None,
+                  faults: list[str], notes: list[str]) -> None:
+    """The claims against the checker's proven optimum (or infeasibility): status, bound, each
+    backend's record, the answer counts and the certificate."""
     opt = own.objective if own.status == "optimal" else None
-    if not proven:
-        needs_proof = f.status in ("optimal", "infeasible") or any(
-            k in data for k in ("optimal_answers", "certificate", "backends_agreeing", "answers_up_to_symmetry"))
-        if needs_proof:
-            faults.append(f"cannot confirm the claims: the checker's cp-sat solve ended {own.status} "
-                          f"after {CHECK_TIME_LIMIT:g} s")
-        if f.bound is not None and own.status == "feasible":
-            _check_bound(var, own, f.bound, faults, notes)
-        return CheckReport(tuple(faults), tuple(notes), _summary(board, f, own, stone_set, value) if not faults else "")
     if f.status == "infeasible" or own.status == "infeasible":
         if f.status == "infeasible" and own.status == "infeasible":
             notes.append("infeasibility confirmed by cp-sat")
@@ -186,12 +213,11 @@ def check(data: Mapping, board: Board, base: Path | None = None) -> CheckReport:
     elif f.status == "feasible" and value == opt and not faults:
         notes.append(f"the answer is in fact optimal: cp-sat proves the optimum is {opt}")
     if f.bound is not None:
-        _check_bound(var, own, f.bound, faults, notes)
+        _check_bound(f.var, own, f.bound, faults, notes)
     _check_backends(data, board, f, own, faults, notes)
     if opt is not None:
         _check_answers(data, board, f, opt, faults, notes)
     _check_certificate(data, board, f, own, base, faults, notes)
-    return CheckReport(tuple(faults), tuple(notes), _summary(board, f, own, stone_set, value) if not faults else "")
 
 
 def _summary(board: Board, f: _File, own: Outcome, stone_set: list[int], value: int) -> str:

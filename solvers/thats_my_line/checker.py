@@ -4,6 +4,7 @@ record through the referee, compares every field with the replay, and re-proves 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -73,72 +74,122 @@ def _first_pass(game: Any, states: list, moves: list[str]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Claims:
+    """The fields of a solution file that the checks below compare, each read once (a malformed
+    one is a :class:`SolutionError` naming it)."""
+
+    supply: Supply
+    moves: list[str]
+    status: str | None
+    objective: int | None
+    bound: int | None
+    light: list[int] | None
+    dark: list[int] | None
+
+    @classmethod
+    def read(cls, data: Mapping, board: Board) -> _Claims:
+        where = PUZZLE
+        if not isinstance(data, Mapping):
+            raise SolutionError(f"{where}: not a JSON object")
+        known_fields(data, FIELDS, where)
+        supply = supply_of(require(data, "stones", (int, str), where))
+        moves = require(data, "record", list, where)
+        if len(moves) > max_record(board):
+            raise SolutionError(f"{where}: field 'record' has {len(moves)} moves, no game on board {board.name} "
+                                f"has more than {max_record(board)}")
+        if not all(isinstance(m, str) and len(m) <= 40 for m in moves):
+            raise SolutionError(f"{where}: field 'record' must be a list of move strings")
+        status = choice_field(data, "status", STATUSES, where, required=False)
+        choice_field(data, "backend", BACKENDS, where, required=False)
+        bool_field(data, "symmetry", where)
+        objective = int_field(data, "objective", where, required=status in ("optimal", "feasible") or "light" in data)
+        return cls(supply, moves, status, objective, int_field(data, "bound", where, required=False),
+                   node_list(data, "light", board, where) if "light" in data else None,
+                   node_list(data, "dark", board, where) if "dark" in data else None)
+
+
 def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
     """Check a solution file: replay its record, compare every field with the replay, re-prove
     the claimed bound (and with it the optimum, the Light/Dark splits and each backend's
     reported result). Each fault names the move or field it concerns; an unknown or malformed
     field is a :class:`SolutionError` naming it."""
-    where = PUZZLE
-    if not isinstance(data, Mapping):
-        raise SolutionError(f"{where}: not a JSON object")
-    known_fields(data, FIELDS, where)
-    supply = supply_of(require(data, "stones", (int, str), where))
-    moves = require(data, "record", list, where)
-    if len(moves) > max_record(board):
-        raise SolutionError(f"{where}: field 'record' has {len(moves)} moves, no game on board {board.name} "
-                            f"has more than {max_record(board)}")
-    if not all(isinstance(m, str) and len(m) <= 40 for m in moves):
-        raise SolutionError(f"{where}: field 'record' must be a list of move strings")
-    status = choice_field(data, "status", STATUSES, where, required=False)
-    choice_field(data, "backend", BACKENDS, where, required=False)
-    bool_field(data, "symmetry", where)
-    objective = int_field(data, "objective", where, required=status in ("optimal", "feasible") or "light" in data)
-    bound = int_field(data, "bound", where, required=False)
-    light = node_list(data, "light", board, where) if "light" in data else None
-    dark = node_list(data, "dark", board, where) if "dark" in data else None
+    claims = _Claims.read(data, board)
     faults: list[str] = []
     notes: list[str] = []
-    game, states, fault = replay(board, supply, moves)
+    game, states, fault = replay(board, claims.supply, claims.moves)
     end = states[-1]
     total = len(end.light) + len(end.dark)
     if fault:
         faults.append(fault)
     else:
-        open_play = unfinished(game, end)
-        if open_play:
-            faults.append(f"the record stops after move {len(moves)} before the game is over: {open_play}")
-        else:
-            notes.append(f"the record replays to a finished game: {game.outcome(end).reason}")
-    if not fault:
-        after = f"after move {len(moves)}"
-        if objective is not None and objective != total:
-            faults.append(f"claimed objective {objective}, but the game ends {after} with {total} stones")
-        for side, listed, real in (("light", light, end.light), ("dark", dark, end.dark)):
-            if listed is not None and sorted(listed) != sorted(real):
-                faults.append(f"field '{side}' does not match the position {after}"
-                              + (" (a node listed twice)" if len(set(listed)) != len(listed) else ""))
-            count = int_field(data, f"{side}_count", where, required=False)
-            if count is not None and count != len(real):
-                faults.append(f"field '{side}_count' is {count}, the game ends with {len(real)} {side} stones")
-        passes = int_field(data, "passes", where, required=False)
-        real_passes = sum(1 for m in moves if m.strip().lower() == "pass")
-        if passes is not None and passes != real_passes:
-            faults.append(f"field 'passes' is {passes}, the record has {real_passes}")
-        if "first_pass" in data:
-            claimed = data["first_pass"]
-            if claimed not in (None, "light", "dark"):
-                raise SolutionError(f"{where}: field 'first_pass' must be \"light\", \"dark\" or null")
-            real_first = _first_pass(game, states, moves)
-            if claimed != real_first:
-                faults.append(f"field 'first_pass' is {claimed}, the record's first pass is "
-                              f"{'by ' + real_first if real_first else 'none'}")
-        if "outcome" in data:
-            said = require(data, "outcome", str, where)
-            real = game.outcome(end)
-            if real is None or said != real.reason:
-                faults.append(f"field 'outcome' {said[:80]!r} is not how the game ends: "
-                              f"{real.reason if real else 'it is not over'!r}")
-    if status in ("infeasible", "unknown") and moves:
+        _check_replay(data, claims, game, states, faults, notes)
+    faults += _claim_faults(data, claims)
+    optimum = _proven_optimum(board, claims, faults, notes) if prove_bound and not faults else None
+    needs_optimum = [k for k in ("optimal_splits", "proofs") if k in data]
+    if needs_optimum and optimum is None and not faults and prove_bound:
+        faults.append(f"cannot confirm field '{needs_optimum[0]}': the file proves no optimum")
+    if optimum is not None:
+        _check_proven(data, board, claims.supply, optimum, faults, notes)
+    if prove_bound and not fault:
+        check_certificate(data, board, claims.supply, optimum, base, faults, notes)
+    if "calls" in data and prove_bound and not fault:
+        _check_calls(data, board, claims.supply, total, faults)
+    summary = ""
+    if not faults:
+        summary = (f"{total} stones (Light {len(end.light)}, Dark {len(end.dark)}), a legal finished game of "
+                   f"{len(claims.moves)} moves")
+        if optimum is not None:
+            summary += f"; optimal (sat proves no game ends with {optimum + 1})"
+    return CheckReport(tuple(faults), tuple(notes), summary)
+
+
+def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, faults: list[str],
+                  notes: list[str]) -> None:
+    """A record the referee accepts: the game must be over, and every field must say what the
+    replay shows (stones, counts, passes, the first pass, the outcome)."""
+    where, moves, end = PUZZLE, claims.moves, states[-1]
+    total = len(end.light) + len(end.dark)
+    open_play = unfinished(game, end)
+    if open_play:
+        faults.append(f"the record stops after move {len(moves)} before the game is over: {open_play}")
+    else:
+        notes.append(f"the record replays to a finished game: {game.outcome(end).reason}")
+    after = f"after move {len(moves)}"
+    if claims.objective is not None and claims.objective != total:
+        faults.append(f"claimed objective {claims.objective}, but the game ends {after} with {total} stones")
+    for side, listed, real in (("light", claims.light, end.light), ("dark", claims.dark, end.dark)):
+        if listed is not None and sorted(listed) != sorted(real):
+            faults.append(f"field '{side}' does not match the position {after}"
+                          + (" (a node listed twice)" if len(set(listed)) != len(listed) else ""))
+        count = int_field(data, f"{side}_count", where, required=False)
+        if count is not None and count != len(real):
+            faults.append(f"field '{side}_count' is {count}, the game ends with {len(real)} {side} stones")
+    passes = int_field(data, "passes", where, required=False)
+    real_passes = sum(1 for m in moves if m.strip().lower() == "pass")
+    if passes is not None and passes != real_passes:
+        faults.append(f"field 'passes' is {passes}, the record has {real_passes}")
+    if "first_pass" in data:
+        claimed = data["first_pass"]
+        if claimed not in (None, "light", "dark"):
+            raise SolutionError(f"{where}: field 'first_pass' must be \"light\", \"dark\" or null")
+        real_first = _first_pass(game, states, moves)
+        if claimed != real_first:
+            faults.append(f"field 'first_pass' is {claimed}, the record's first pass is "
+                          f"{'by ' + real_first if real_first else 'none'}")
+    if "outcome" in data:
+        said = require(data, "outcome", str, where)
+        outcome = game.outcome(end)
+        if outcome is None or said != outcome.reason:
+            faults.append(f"field 'outcome' {said[:80]!r} is not how the game ends: "
+                          f"{outcome.reason if outcome else 'it is not over'!r}")
+
+
+def _claim_faults(data: Mapping, claims: _Claims) -> list[str]:
+    """The status, the solver's words, the bound and the objective against each other."""
+    where, status, bound, objective = PUZZLE, claims.status, claims.bound, claims.objective
+    faults = []
+    if status in ("infeasible", "unknown") and claims.moves:
         faults.append(f"claims status {status}, but gives a game record")
     if "solver_status" in data:
         said = require(data, "solver_status", str, where)
@@ -155,34 +206,26 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path |
             faults.append(f"claimed bound {bound} is below the objective {objective} of the file's own game")
     if status == "optimal" and bound is None:
         faults.append("status optimal without a bound")
-    optimum = None
-    if bound is not None and prove_bound and not faults:
-        held = bound_holds(board, supply, bound)
-        if held is None:
-            faults.append(f"cannot confirm bound {bound}: not re-proven within {CHECK_TIME_LIMIT:.0f} s")
-        elif held:
-            notes.append(f"bound {bound} re-proven by sat: no legal game ends with {bound + 1} stones")
-            if bound == objective:
-                optimum = bound
-                notes.append(f"optimality of {objective} stones confirmed")
-        else:
-            faults.append(f"claimed bound {bound} is wrong: a legal game ends with {bound + 1} stones")
-    needs_optimum = [k for k in ("optimal_splits", "proofs") if k in data]
-    if needs_optimum and optimum is None and not faults and prove_bound:
-        faults.append(f"cannot confirm field '{needs_optimum[0]}': the file proves no optimum")
-    if optimum is not None:
-        _check_proven(data, board, supply, optimum, faults, notes)
-    if prove_bound and not fault:
-        check_certificate(data, board, supply, optimum, base, faults, notes)
-    if "calls" in data and prove_bound and not fault:
-        _check_calls(data, board, supply, total, faults)
-    summary = ""
-    if not faults:
-        summary = (f"{total} stones (Light {len(end.light)}, Dark {len(end.dark)}), a legal finished game of "
-                   f"{len(moves)} moves")
-        if optimum is not None:
-            summary += f"; optimal (sat proves no game ends with {optimum + 1})"
-    return CheckReport(tuple(faults), tuple(notes), summary)
+    return faults
+
+
+def _proven_optimum(board: Board, claims: _Claims, faults: list[str], notes: list[str]) -> int | None:
+    """The claimed bound re-proven by SAT; the optimum when the file's own game reaches it."""
+    bound = claims.bound
+    if bound is None:
+        return None
+    held = bound_holds(board, claims.supply, bound)
+    if held is None:
+        faults.append(f"cannot confirm bound {bound}: not re-proven within {CHECK_TIME_LIMIT:.0f} s")
+        return None
+    if not held:
+        faults.append(f"claimed bound {bound} is wrong: a legal game ends with {bound + 1} stones")
+        return None
+    notes.append(f"bound {bound} re-proven by sat: no legal game ends with {bound + 1} stones")
+    if bound != claims.objective:
+        return None
+    notes.append(f"optimality of {claims.objective} stones confirmed")
+    return bound
 
 
 def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, faults: list[str],
