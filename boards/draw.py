@@ -10,6 +10,7 @@ Import this module only when drawing: nothing in ``rules`` or ``models`` needs i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -75,18 +76,62 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     """
     if names is not None and names not in NODE_NAMES:
         raise ValueError(f"node names {names!r}: write one of {', '.join(NODE_NAMES)}")
-    name_of = board.label if names == "labels" else str
-    unit = _unit(board)
-    radius = 0.28 * unit
-    font = 5.5 if small else 7.5
-    drawn: set[str] = set()
-    cells = sorted(cell_nodes(board))
-    for v in cells:
-        x, y = (float(c) for c in board.coord(v))
+    scale = _Scale(_unit(board), small)
+    cells = cell_nodes(board)
+    _draw_cells(ax, board, cells)
+    drawn = _draw_lines(ax, board, _line_kinds(board, highlight, lines), cells, scale)
+    drawn |= _draw_nodes(ax, board, cells, marks, last, scale)
+    stones = list(stones)
+    drawn |= _draw_stones(ax, board, stones, scale)
+    drawn |= _draw_arrows(ax, board, arrows, scale)
+    if names is not None:
+        _draw_names(ax, board, names, {s.node for s in stones}, cells, scale)
+        drawn.add(names)
+    x0, x1, y0, y1 = _extent(board)
+    pad = 0.6 if cells else 0.45 * scale.unit + 0.2
+    ax.set_xlim(x0 - pad, x1 + pad)
+    ax.set_ylim(y0 - pad, y1 + pad)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=scale.font + 3 if not small else scale.font + 1)
+    words = dict(DEFAULT_LEGEND, **(legend or {}))
+    return [(key, words[key]) for key in LEGEND_KEYS if key in drawn]
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """The sizes of one drawing: ``unit`` the board's node spacing, ``small`` a panel's."""
+
+    unit: float
+    small: bool
+
+    @property
+    def radius(self) -> float:
+        return 0.28 * self.unit
+
+    @property
+    def font(self) -> float:
+        return 5.5 if self.small else 7.5
+
+
+def _xy(board: Board, v: NodeId) -> tuple[float, float]:
+    x, y = board.coord(v)
+    return float(x), float(y)
+
+
+def _draw_cells(ax, board: Board, cells: frozenset[NodeId]) -> None:
+    """The chequered cell under each node of a cell board."""
+    for v in sorted(cells):
+        x, y = _xy(board, v)
         f, r = ord(board.label(v)[0]) - 97, int(board.label(v)[1:]) - 1
         shade = "#d9c7a3" if (f + r) % 2 == 0 else "#f3ead7"
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=shade, edgecolor="#a08c66", lw=0.4, zorder=0))
-    kind_of: dict[int, str] = {}
+
+
+def _line_kinds(board: Board, highlight: Iterable[LineId], lines: Iterable[LineMark]) -> dict[LineId, str]:
+    """The kind each marked line is drawn as (``highlight`` first, then each :class:`LineMark`)."""
+    kind_of: dict[LineId, str] = {}
     for k in highlight:
         if not 0 <= k < len(board.lines):
             raise ValueError(f"highlight: line {k} does not exist on board {board.name}")
@@ -95,91 +140,100 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
         if not 0 <= mark.line < len(board.lines):
             raise ValueError(f"lines: line {mark.line} does not exist on board {board.name}")
         kind_of[mark.line] = mark.kind
-    cell_set = set(cells)
+    return kind_of
+
+
+def _draw_lines(ax, board: Board, kind_of: Mapping[LineId, str], cells: frozenset[NodeId], scale: _Scale) -> set[str]:
+    """Every line (a cell board's unmarked lines are its cells' order, not drawn); marked ones in their style."""
+    drawn = set()
     for k, line in enumerate(board.lines):
         kind = kind_of.get(k)
-        if kind is None and any(v in cell_set for v in line):
+        if kind is None and any(v in cells for v in line):
             continue
         xs = [float(board.coord(v)[0]) for v in line]
         ys = [float(board.coord(v)[1]) for v in line]
         if kind is not None:
             color, style = LINE_STYLE[kind]
-            ax.plot(xs, ys, color=color, ls=style, lw=3.2 if not small else 2.0, alpha=0.8, zorder=1,
+            ax.plot(xs, ys, color=color, ls=style, lw=3.2 if not scale.small else 2.0, alpha=0.8, zorder=1,
                     solid_capstyle="round")
             drawn.add(kind)
         else:
-            ax.plot(xs, ys, color="#5b4a33", lw=1.1 if not small else 0.7, zorder=1)
+            ax.plot(xs, ys, color="#5b4a33", lw=1.1 if not scale.small else 0.7, zorder=1)
+    return drawn
+
+
+def _draw_nodes(ax, board: Board, cells: frozenset[NodeId], marks: Iterable[NodeId], last: Iterable[NodeId],
+                scale: _Scale) -> set[str]:
+    """A dot on each node that is not a cell, a dashed red ring on each mark, a blue ring on each last node."""
+    drawn = set()
     for v in board.nodes:
-        if v in cell_set:
-            continue
-        x, y = (float(c) for c in board.coord(v))
-        ax.add_patch(Circle((x, y), 0.07 * unit, color="#5b4a33", zorder=2))
+        if v not in cells:
+            ax.add_patch(Circle(_xy(board, v), 0.07 * scale.unit, color="#5b4a33", zorder=2))
     for v in marks:
-        x, y = (float(c) for c in board.coord(v))
-        ax.add_patch(Circle((x, y), radius * 1.15, fill=False, edgecolor=HIGHLIGHT, lw=1.6, ls="--", zorder=3))
+        ax.add_patch(Circle(_xy(board, v), scale.radius * 1.15, fill=False, edgecolor=HIGHLIGHT, lw=1.6, ls="--",
+                            zorder=3))
         drawn.add("ring")
     for v in last:
-        x, y = (float(c) for c in board.coord(v))
-        ax.add_patch(Circle((x, y), radius * 1.3, fill=False, edgecolor=LAST_MOVE, lw=2.2, zorder=5))
+        ax.add_patch(Circle(_xy(board, v), scale.radius * 1.3, fill=False, edgecolor=LAST_MOVE, lw=2.2, zorder=5))
         drawn.add("move")
-    stone_at = set()
+    return drawn
+
+
+def _draw_stones(ax, board: Board, stones: Sequence[Stone], scale: _Scale) -> set[str]:
+    drawn = set()
     for s in stones:
-        stone_at.add(s.node)
-        x, y = (float(c) for c in board.coord(s.node))
+        x, y = _xy(board, s.node)
         fill, edge = {"light": (LIGHT_FILL, LIGHT_EDGE), "energy": (ENERGY_FILL, ENERGY_EDGE)}.get(
             s.color, (DARK_FILL, DARK_EDGE))
-        ax.add_patch(Circle((x, y), radius * (0.6 if s.color == "energy" else 1), facecolor=fill, edgecolor=edge,
-                            lw=1.3, hatch="////" if s.aged else None, ls="--" if s.aged else "-", zorder=4))
+        ax.add_patch(Circle((x, y), scale.radius * (0.6 if s.color == "energy" else 1), facecolor=fill,
+                            edgecolor=edge, lw=1.3, hatch="////" if s.aged else None, ls="--" if s.aged else "-",
+                            zorder=4))
         drawn.add(s.color if s.color in ("light", "energy") else "dark")
         if s.aged:
             drawn.add("aged")
         if s.text:
-            ax.text(x, y, s.text, ha="center", va="center", fontsize=font + 1, fontweight="bold", zorder=6,
+            ax.text(x, y, s.text, ha="center", va="center", fontsize=scale.font + 1, fontweight="bold", zorder=6,
                     color="#ffffff" if s.color == "dark" else "#000000")
             drawn.add("number")
+    return drawn
+
+
+def _draw_arrows(ax, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> set[str]:
+    """Each arrow leg by leg; a numbered arrow's legs carry their numbers a little off their middles."""
+    drawn = set()
     for arrow in arrows:
-        pts = [(float(board.coord(v)[0]), float(board.coord(v)[1])) for v in arrow.path]
+        pts = [_xy(board, v) for v in arrow.path]
         for i, (p, q) in enumerate(zip(pts, pts[1:], strict=False), start=1):
-            ax.add_patch(FancyArrowPatch(p, q, arrowstyle="-|>", mutation_scale=12 if not small else 8,
-                                         color=arrow.color, lw=2.0 if not small else 1.3,
+            ax.add_patch(FancyArrowPatch(p, q, arrowstyle="-|>", mutation_scale=12 if not scale.small else 8,
+                                         color=arrow.color, lw=2.0 if not scale.small else 1.3,
                                          shrinkA=4, shrinkB=4, zorder=7))
             if arrow.numbered:
-                # the leg's number, a little off its middle so it does not sit on the arrow
                 mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
                 dx, dy = q[0] - p[0], q[1] - p[1]
                 norm = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-                off = 0.22 * unit
+                off = 0.22 * scale.unit
                 ax.text(mx - dy / norm * off, my + dx / norm * off, str(i), ha="center", va="center",
-                        fontsize=font, fontstyle="italic", color=arrow.color, zorder=8,
+                        fontsize=scale.font, fontstyle="italic", color=arrow.color, zorder=8,
                         bbox=dict(boxstyle="circle,pad=0.12", fc="white", ec=arrow.color, lw=0.6))
         drawn.add("arrow")
         if arrow.numbered and len(arrow.path) > 2:
             drawn.add("chain")
-    if names is not None:
-        for v in board.nodes:
-            if any(s == v for s in stone_at) and v not in cell_set:
-                dx, dy = radius * 0.9, radius * 0.9
-            else:
-                dx, dy = 0.11 * unit, 0.11 * unit
-            x, y = (float(c) for c in board.coord(v))
-            if v in cell_set:
-                ax.text(x - 0.45, y + 0.45, name_of(v), fontsize=font - 1, ha="left", va="top",
-                        color="#6b5a3a", zorder=5)
-            else:
-                ax.text(x + dx, y + dy, name_of(v), fontsize=font, ha="left", va="bottom", color="#1a1a1a",
-                        zorder=5, bbox=dict(boxstyle="round,pad=0.08", fc="white", ec="none", alpha=0.75))
-    x0, x1, y0, y1 = _extent(board)
-    pad = 0.6 if cell_set else 0.45 * unit + 0.2
-    ax.set_xlim(x0 - pad, x1 + pad)
-    ax.set_ylim(y0 - pad, y1 + pad)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    if title:
-        ax.set_title(title, fontsize=font + 3 if not small else font + 1)
-    if names is not None:
-        drawn.add(names)
-    words = dict(DEFAULT_LEGEND, **(legend or {}))
-    return [(key, words[key]) for key in LEGEND_KEYS if key in drawn]
+    return drawn
+
+
+def _draw_names(ax, board: Board, names: str, stone_at: set[NodeId], cells: frozenset[NodeId],
+                scale: _Scale) -> None:
+    """Every node's name: in a cell's corner, or beside the node (further out beside a stone)."""
+    name_of = board.label if names == "labels" else str
+    for v in board.nodes:
+        x, y = _xy(board, v)
+        if v in cells:
+            ax.text(x - 0.45, y + 0.45, name_of(v), fontsize=scale.font - 1, ha="left", va="top",
+                    color="#6b5a3a", zorder=5)
+            continue
+        d = scale.radius * 0.9 if v in stone_at else 0.11 * scale.unit
+        ax.text(x + d, y + d, name_of(v), fontsize=scale.font, ha="left", va="bottom", color="#1a1a1a",
+                zorder=5, bbox=dict(boxstyle="round,pad=0.08", fc="white", ec="none", alpha=0.75))
 
 
 def _handle(key: str) -> Any:

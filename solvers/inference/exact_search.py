@@ -6,13 +6,13 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError
 from powertwo.boards.build import from_segments, name_by_cells, orbit_segments
 
 from .evidence import CENTRAL_SQUARES, Cell, Evidence, ExactPoint, InferenceError, LatticeSegment, load_evidence
-from .geometry import candidate_families, cell_of, endpoints, exact_ends, own_points, pair_points
+from .geometry import Family, candidate_families, cell_of, endpoints, exact_ends, own_points, pair_points
 
 
 @dataclass(frozen=True)
@@ -51,20 +51,45 @@ def _on_segment(point: ExactPoint, seg: LatticeSegment) -> bool:
 def search(square: str, evidence: Evidence | None = None, *, time_limit: float = 600.0) -> SquareResult:
     """Every solution of the hypothesis class with the central square ``square`` ("diamond" or
     "axis"), each rebuilt and checked by :func:`verify`."""
-    from ortools.sat.python import cp_model
-
     if square not in CENTRAL_SQUARES:
         raise InferenceError(f"central square {square!r} is not one of {', '.join(CENTRAL_SQUARES)}")
     started = time.perf_counter()
     evidence = evidence or load_evidence()
-    node_cells = evidence.node_cells
     segment_count, families = candidate_families(square)
+    drawn = drawn_segments(evidence)
+    forced, allowed = _drawn_families(families, drawn, square)
+    valid = _node_test(evidence, drawn)
+    own: dict[int, set[ExactPoint]] = {}
+    for k in allowed:
+        pts = own_points(families[k])
+        if all(valid(p) for p in pts) and _one_per_cell(pts):
+            own[k] = pts
+    usable = sorted(own)
+    if not forced <= set(usable):
+        usable = []  # a drawn family makes a point that cannot be a node: no solution
+    found, complete = _enumerate(families, usable, own, forced, valid, evidence.node_cells, time_limit)
+    solutions = []
+    for chosen in sorted(set(found), key=lambda ks: (len(ks), ks)):
+        segments = tuple(families[k].segment for k in chosen)
+        solutions.append(Solution(segments, verify(segments, evidence)))
+    return SquareResult(square, len(endpoints(square)), segment_count, len(families),
+                        tuple(families[k].segment for k in usable), tuple(families[k].segment for k in sorted(forced)),
+                        tuple(solutions), complete, time.perf_counter() - started)
 
-    # the drawn lines: each one whole line of some family; no other family is axis-parallel
+
+def drawn_segments(evidence: Evidence) -> dict[LatticeSegment, tuple[str, ...]]:
+    """The display's drawn lines by their end cells (a segment, ends in ascending order)."""
     drawn: dict[LatticeSegment, tuple[str, ...]] = {}
     for line in evidence.drawn_lines:
         ends = tuple(sorted((evidence.cell(line[0]), evidence.cell(line[-1]))))
         drawn[ends] = line  # type: ignore[index]
+    return drawn
+
+
+def _drawn_families(families: Sequence[Family], drawn: Mapping[LatticeSegment, tuple[str, ...]],
+                    square: str) -> tuple[set[int], list[int]]:
+    """The families every solution has (the drawn lines: each one whole line of some family) and
+    the families allowed at all (no other family is axis-parallel)."""
     forced, allowed = set(), []
     for k, fam in enumerate(families):
         if fam.axis_parallel:
@@ -72,14 +97,22 @@ def search(square: str, evidence: Evidence | None = None, *, time_limit: float =
                 continue
             forced.add(k)
         allowed.append(k)
-    if {line for k in forced for line in families[k].lines} != set(drawn):
-        missing = sorted(set(drawn) - {line for k in forced for line in families[k].lines})
+    covered = {line for k in forced for line in families[k].lines}
+    if covered != set(drawn):
+        missing = sorted(set(drawn) - covered)
         raise InferenceError(f"drawn line {'-'.join(drawn[missing[0]])} is not a whole line of any candidate "
                              f"family with the {square} square")
+    return forced, allowed
+
+
+def _node_test(evidence: Evidence, drawn: Mapping[LatticeSegment, tuple[str, ...]]) -> Callable[[ExactPoint], bool]:
+    """Whether a point can be a node: it rounds to a node cell of the display, lies on every drawn
+    line through its cell, and is one of the drawn nodes of every drawn line it lies on."""
     drawn_through: dict[Cell, list[LatticeSegment]] = {}
     for seg, line in drawn.items():
         for n in line:
             drawn_through.setdefault(evidence.cell(n), []).append(seg)
+    node_cells = evidence.node_cells
 
     def valid(point: ExactPoint) -> bool:
         cell = cell_of(point)
@@ -87,23 +120,22 @@ def search(square: str, evidence: Evidence | None = None, *, time_limit: float =
             return False
         if not all(_on_segment(point, seg) for seg in drawn_through.get(cell, ())):
             return False  # a drawn line's cell holds a node off that line
-        for seg, line in drawn.items():  # a node on a drawn line must be one of its drawn nodes
-            if _on_segment(point, seg) and evidence.name(cell) not in line:
-                return False
-        return True
+        return all(evidence.name(cell) in line for seg, line in drawn.items() if _on_segment(point, seg))
 
-    def one_per_cell(points: Iterable[ExactPoint]) -> bool:
-        cells = [cell_of(p) for p in points]
-        return len(cells) == len(set(cells))
+    return valid
 
-    own: dict[int, set[ExactPoint]] = {}
-    for k in allowed:
-        pts = own_points(families[k])
-        if all(valid(p) for p in pts) and one_per_cell(pts):
-            own[k] = pts
-    usable = sorted(own)
-    if not forced <= set(usable):
-        usable = []  # a drawn family makes a point that cannot be a node: no solution
+
+def _one_per_cell(points: Iterable[ExactPoint]) -> bool:
+    cells = [cell_of(p) for p in points]
+    return len(cells) == len(set(cells))
+
+
+def _enumerate(families: Sequence[Family], usable: list[int], own: Mapping[int, set[ExactPoint]], forced: set[int],
+               valid: Callable[[ExactPoint], bool], node_cells: Iterable[Cell],
+               time_limit: float) -> tuple[list[tuple[int, ...]], bool]:
+    """Every set of usable families (CP-SAT, one Boolean each, one per pair that makes points)
+    whose points fill each node cell exactly once; and whether the enumeration is complete."""
+    from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
     x = {k: model.new_bool_var(f"family{k}") for k in usable}
@@ -115,7 +147,7 @@ def search(square: str, evidence: Evidence | None = None, *, time_limit: float =
             model.add(x[k] == 1)
     for a, b in combinations(usable, 2):
         met = pair_points(families[a], families[b])
-        if met is None or not all(valid(p) for p in met) or not one_per_cell(own[a] | own[b] | met):
+        if met is None or not all(valid(p) for p in met) or not _one_per_cell(own[a] | own[b] | met):
             model.add_bool_or([x[a].Not(), x[b].Not()])
             continue
         if not met:
@@ -132,7 +164,6 @@ def search(square: str, evidence: Evidence | None = None, *, time_limit: float =
         in_cell[cell_of(p)].append(present)  # type: ignore[index]
     for cell in sorted(in_cell):
         model.add_exactly_one(in_cell[cell])
-
     found: list[tuple[int, ...]] = []
 
     class Collect(cp_model.CpSolverSolutionCallback):
@@ -144,14 +175,7 @@ def search(square: str, evidence: Evidence | None = None, *, time_limit: float =
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
     status = solver.solve(model, Collect()) if usable else cp_model.INFEASIBLE
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    solutions = []
-    for chosen in sorted(set(found), key=lambda ks: (len(ks), ks)):
-        segments = tuple(families[k].segment for k in chosen)
-        solutions.append(Solution(segments, verify(segments, evidence)))
-    return SquareResult(square, len(endpoints(square)), segment_count, len(families),
-                        tuple(families[k].segment for k in usable), tuple(families[k].segment for k in sorted(forced)),
-                        tuple(solutions), complete, time.perf_counter() - started)
+    return found, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
 class NotASolution(InferenceError):
