@@ -21,7 +21,8 @@ from powertwo.boards.jsonfile import read_json
 from .fields import SolutionError, board_fields, node_ids, node_list, require
 
 __all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
-           "PUZZLES", "PuzzlePage", "Clicks", "Verdict", "Steps", "SolveOption", "DEFAULT_BOARDS", "time_limit_option",
+           "PUZZLES", "PuzzlePage", "PageError", "Clicks", "Verdict", "Steps", "SolveOption", "DEFAULT_BOARDS",
+           "time_limit_option",
            "register_puzzle", "puzzle_names", "get_puzzle", "read_json_file", "solution_board", "check_file",
            "Progress", "no_progress"]
 

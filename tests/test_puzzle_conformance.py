@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 from powertwo.boards import shipped
-from powertwo.solvers.registry import PUZZLE_HOMES, CheckReport, get_puzzle, puzzle_names, solution_board
+from powertwo.solvers.registry import (
+    PUZZLE_HOMES, CheckReport, Clicks, PageError, SolveOption, Steps, Verdict, get_puzzle, puzzle_names, solution_board,
+    time_limit_option,
+)
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 NAMES = puzzle_names()
@@ -156,3 +159,23 @@ def test_the_page_options_defaults_are_what_solve_takes(name):
         default = keywords[option.name].default
         if default is not None and default is not inspect.Parameter.empty:
             assert option.default == default, option.name
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: Clicks("drag", "h", "stones", "check"), "click action 'drag' is not one of toggle, alternate, jump"),
+    (lambda: Clicks("toggle", "h", "stones", "post"), "check request 'post' is not one of check, jump"),
+    (lambda: Verdict(("valid",), ("objective",), "stones", "most"), "sense 'most' is not one of min, max, "),
+    (lambda: Steps("frames", "{n}", ""), "step unit 'frames' is not one of stones, moves, jumps"),
+    (lambda: Steps("moves", "{n} of {total}", ""), "count label '{n} of {total}' may name only {n} and {stones}"),
+    (lambda: SolveOption("backend", "b", "choice", "highs", choices=("cp-sat", "sat")),
+     "option backend: default 'highs' is not among its choices"),
+    (lambda: SolveOption("stones", "s", "int", 5, minimum=10, maximum=1),
+     "option stones: a number needs a range from minimum to maximum"),
+    (lambda: time_limit_option(default=700.0), "option time_limit: default 700.0 is outside its range"),
+    (lambda: SolveOption("symmetry", "s", "bool", None), "option symmetry: a bool option needs a bool default"),
+    (lambda: SolveOption("x", "x", "text", ""), "option x: kind 'text' is not one of choice, int, float, bool"),
+])
+def test_a_page_description_that_contradicts_itself_is_refused(make, message):
+    with pytest.raises(PageError) as err:
+        make()
+    assert str(err.value) == message

@@ -110,25 +110,26 @@ PAGE_OPTIONS = (
 STRICT = SolveOption("strict", "strict: every line holds 0 or 2", "bool", False)
 
 
-def page(name: str, goal: str) -> PuzzlePage:
-    """The workbench's description of a line puzzle: stones toggled by clicks, checked live."""
+def page(name: str, goal: str, reached: str) -> PuzzlePage:
+    """The workbench's description of a line puzzle: stones toggled by clicks, checked live;
+    ``reached`` is what a complete answer's stones do."""
     var = variant(name)
     strict = (STRICT,) if any(v.puzzle == name and v.strict for v in VARIANTS.values()) else ()
     return PuzzlePage(
         goal=goal, clicks=CLICKS,
         verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
                         ("objective", "optimum", "bad_lines", "line_counts"), var.unit, var.sense),
-        steps=Steps("stones", "{stones} stones", var.rule.summary), committed=f"{name}.json",
+        steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json",
         options=PAGE_OPTIONS + strict)
 
 
-for _name, _title, _order, _names, _extra, _goal in (
+for _name, _title, _order, _names, _extra, _goal, _reached in (
         ("one-by-one", "One by One", 10, ("one-by-one",), (),
-         "the fewest stones with exactly one stone on every line"),
+         "the fewest stones with exactly one stone on every line", "every line holds exactly one stone"),
         ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), (),
-         "the fewest stones with at least one stone on every line"),
+         "the fewest stones with at least one stone on every line", "every line holds at least one stone"),
         ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), ("strict",),
-         f"at most {STONES} stones, the most lines holding exactly two")):
+         f"at most {STONES} stones, the most lines holding exactly two", "the most lines hold exactly two")):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
                            results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
-                           draw_options=("names", "all_answers"), page=page(_name, _goal)))
+                           draw_options=("names", "all_answers"), page=page(_name, _goal, _reached)))
