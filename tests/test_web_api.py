@@ -213,7 +213,7 @@ def test_sequence_frames_of_a_game_record(client):
     frames = client.post("/api/sequence", json={"solution": rec}).json()["frames"]
     assert [f["caption"] for f in frames] == ["start", "after move 1: e9-e11"]
     wrong = client.post("/api/sequence", json={"solution": {"puzzle": "one-by-one"}})
-    assert "sequences are shown for" in error(wrong, 400)
+    assert error(wrong, 400) == "an answer of one-by-one is one position, not a sequence: open it in Puzzles"
 
 
 # ---------------------------------------------------------------- games
@@ -303,6 +303,43 @@ def test_a_solver_run_belongs_to_the_tab_that_started_it(client):
         "a solver is already running in another tab (one run at a time; cancel it first)"
     assert client.get("/api/solve?tab=first").json()["state"] == "running"
     assert client.post("/api/solve/cancel", json={"tab": "first"}).json()["state"] == "cancelled"
+
+
+def test_solve_options_are_checked_against_the_page(client):
+    assert error(client.post("/api/solve", json={"puzzle": "one-by-one", "options": {"nonsense": 1}}), 400) == \
+        "field 'options': no solve option 'nonsense' (options: backend, time_limit, stones, symmetry, all_solutions)"
+    assert error(client.post("/api/solve", json={"puzzle": "one-by-one", "options": {"backend": "x"}}), 400) == \
+        "option backend: must be one of cp-sat, sat"
+    assert error(client.post("/api/solve", json={"puzzle": "one-by-one", "options": {"time_limit": 500}}), 400) == \
+        "option time_limit: must be a number from 0.1 to 120"
+    assert error(client.post("/api/solve", json={"puzzle": "sudoku"}), 400).startswith("unknown puzzle 'sudoku'")
+
+
+# ---------------------------------------------------------------- puzzles rendered from their page
+def test_meta_lists_every_puzzle_with_its_registry_page(client):
+    from powertwo.solvers.registry import get_puzzle, puzzle_names
+
+    puzzles = client.get("/api/meta").json()["puzzles"]
+    assert sorted({p["name"] for p in puzzles}) == sorted(puzzle_names())
+    for entry in puzzles:
+        page = get_puzzle(entry["name"]).page
+        if page is not None:
+            assert entry["page"] == json.loads(json.dumps(page.to_json()))
+        assert entry["strict"] is False or any(o["name"] == "strict" for o in entry["page"]["options"])
+
+
+def test_the_workbench_names_no_puzzle():
+    from powertwo.solvers.registry import puzzle_names
+
+    web = Path(__file__).resolve().parents[1] / "powertwo" / "web"
+    files = [web / f"{name}.py" for name in ("server", "puzzles", "games", "work", "common", "guard")]
+    files += sorted((web / "static").glob("*.js"))
+    for path in files:
+        text = path.read_text()
+        for name in (*puzzle_names(), "31 steps"):
+            assert f'"{name}"' not in text and f"'{name}'" not in text, (path.name, name)
+    for path in (web / "static").glob("*.js"):
+        assert '"power-of-two"' not in path.read_text(), path.name
 
 
 # ---------------------------------------------------------------- what decides the game
@@ -421,7 +458,7 @@ def test_jump_forward_committed_answer_by_clicks(client):
     view = jump_clicks(client, "jump-forward", clicks)
     assert view["chains"] == committed["steps"]
     n = len(committed["steps"])
-    assert (view["verdict"], view["count"]) == (f"valid: {n} steps, {n + 1} stones",
+    assert (view["verdict"], view["count"]) == (f"valid: {n} steps, {n + 1} stones on the board",
                                                 f"{n} steps, {n + 1} stones on the board")
     assert view["places"] == [] and view["solution"]["corner"] == committed["corner"]  # the chain may go on
     first = client.post("/api/jump", json={"puzzle": "jump-forward", "click": "a1"}).json()
@@ -440,7 +477,7 @@ def test_jump_reverse_hint_says_what_the_solver_tells_within_a_second(client):
     stuck = client.post("/api/jump/hint", json={"puzzle": "jump-reverse", "position": corners}).json()
     assert stuck == {"solvable": False, "marks": [], "text": "no finish from here (proven): undo"}
     assert error(client.post("/api/jump/hint", json={"puzzle": "one-by-one", "position": [1]}), 400) == \
-        "hints are given for jump-reverse, not 'one-by-one'"
+        "hints are given for puzzles whose clicks build moves from a position, not 'one-by-one'"
 
 
 def test_jump_clicks_bad_input(client):

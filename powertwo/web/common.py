@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
+from powertwo.solvers.registry import DEFAULT_BOARDS
 
 MAX_BODY = 1 << 20
 """Request bodies larger than this (1 MiB) are refused with 413."""
@@ -83,7 +84,7 @@ def board_view(board: Board) -> dict:
 
 def board_of(data: Mapping, key: str = "board") -> Board:
     """A shipped board by name, or an uploaded board as JSON content (never a server path)."""
-    value = data.get(key, "power-of-two")
+    value = data.get(key, DEFAULT_BOARDS[0])
     if isinstance(value, dict):
         try:
             return from_dict(value, where="uploaded board")
@@ -102,23 +103,6 @@ def no_paths(data: Mapping, where: str) -> None:
     name = data.get("board")
     if name is not None and not (isinstance(name, str) and name in shipped()):
         raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
-
-
-def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
-    """The committed answer of a puzzle from the repository's results/ folder, when there is one
-    made for ``board`` (by its fingerprint; default: the default board)."""
-    board = board or load_board("power-of-two")
-    stem = {"thats-my-line": "thats-my-line-16"}.get(puzzle, puzzle + ("-strict" if strict else ""))
-    path = results_dir() / f"{stem}.json"
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
-        return None
-    return data
 
 
 def results_dir() -> Path:

@@ -3,6 +3,7 @@ files as ``powertwo check`` reads them, and the frames of answers and records to
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from powertwo.boards import Board
@@ -10,11 +11,9 @@ from powertwo.rules import RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
 
-from .common import BadRequest, board_of, board_view, committed, field, no_paths, results_dir
+from .common import BadRequest, board_of, board_view, field, no_paths, results_dir
 from .games import game_frame
-
-LINE_PUZZLES = ("one-by-one", "line-cover", "two-by-two")
-SEQUENCE_PUZZLES = ("jump-forward", "jump-reverse", "thats-my-line")
+from .pages import committed, hinted, puzzle_of, steps_forward
 
 
 def line_check(data: Mapping) -> dict:
@@ -23,9 +22,7 @@ def line_check(data: Mapping) -> dict:
     from powertwo.models.cards import line_counts
     from powertwo.solvers.lines import STONES, confirmed, variant
 
-    puzzle = field(data, "puzzle", str)
-    if puzzle not in LINE_PUZZLES:
-        raise BadRequest(f"live check is for {', '.join(LINE_PUZZLES)}, not {puzzle!r}")
+    puzzle, _ = puzzle_of(data, "toggle")
     board = board_of(data)
     strict = field(data, "strict", bool, False)
     stones = field(data, "stones", list)
@@ -54,6 +51,7 @@ def solitaire_check(data: Mapping) -> dict:
     by the referee, then the checker behind ``powertwo check`` on the solution it makes."""
     from powertwo.solvers.thats_my_line import replay, supply_of
 
+    puzzle, _ = puzzle_of(data, "alternate")
     board = board_of(data)
     record = field(data, "record", list)
     if not all(isinstance(m, str) for m in record):
@@ -66,10 +64,10 @@ def solitaire_check(data: Mapping) -> dict:
     game, states, fault = replay(board, supply, record)
     end = states[-1]
     total = len(end.light) + len(end.dark)
-    solution = {"puzzle": "thats-my-line", "board": board.name, "stones": stones, "record": record,
+    solution = {"puzzle": puzzle, "board": board.name, "stones": stones, "record": record,
                 "light": sorted(end.light), "dark": sorted(end.dark), "objective": total}
-    report = get_puzzle("thats-my-line").check(solution, board)
-    done = committed("thats-my-line", board=board)
+    report = get_puzzle(puzzle).check(solution, board)
+    done = committed(puzzle, board=board)
     best = done.get("objective") if done and done.get("stones") == stones else None
     options = game.click_options(end, ())  # after the last legal move
     verdict = "invalid" if not report.valid else "valid, optimal" if total == best else "valid, not optimal"
@@ -134,9 +132,9 @@ def sequence_frames(data: Mapping) -> dict:
                              "start" if k == 0 else f"after move {k}: {game.format_move(res.moves[k - 1])}")
                   for k, state in enumerate(res.states)]
         return {"board": board_view(game.board), "frames": frames}
-    puzzle = field(item, "puzzle", str)
-    if puzzle not in SEQUENCE_PUZZLES:
-        raise BadRequest(f"sequences are shown for {', '.join(SEQUENCE_PUZZLES)} and game records, not {puzzle!r}")
+    puzzle, page = puzzle_of(item)
+    if page["steps"]["unit"] == "stones":
+        raise BadRequest(f"an answer of {puzzle} is one position, not a sequence: open it in Puzzles")
     board = file_board(data, item)
     try:
         report = check_upload(get_puzzle(puzzle), item, board)
@@ -144,7 +142,7 @@ def sequence_frames(data: Mapping) -> dict:
         raise BadRequest(str(exc)) from None
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
-    if puzzle == "thats-my-line":
+    if page["steps"]["unit"] == "moves":  # a solitaire game record
         from powertwo.solvers.thats_my_line import replay, supply_of
 
         moves = item["record"]
@@ -153,16 +151,16 @@ def sequence_frames(data: Mapping) -> dict:
                              "start" if k == 0 else f"after move {k}: {moves[k - 1]}")
                   for k, s in enumerate(states)]
         return {"board": board_view(board), "frames": frames}
-    return {"board": board_view(board), "frames": jump_frames(puzzle, item, board)}
+    return {"board": board_view(board), "frames": jump_frames(puzzle, item, board, steps_forward(page))}
 
 
-def jump_frames(puzzle: str, item: Mapping, board: Board) -> list[dict]:
+def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list[dict]:
     from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
 
     tables = JumpTables(board, symmetry=False)
     ids = lambda raw: node_ids(list(raw), board, puzzle)  # noqa: E731 - the file may name nodes by labels
     frames = []
-    if puzzle == "jump-reverse":
+    if not forward:
         occ = set(ids(item["position"]))
         frames.append({"stones": [{"node": v, "color": "light"} for v in sorted(occ)], "arrows": [],
                        "caption": f"start: {len(occ)} stones"})
@@ -197,28 +195,34 @@ def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
 
 
-def jump_summary(puzzle: str, board: Board, state: Any, origin: Any) -> dict:
+def counted(template: str, n: int, stones: int) -> str:
+    """A page's count label filled in, with "1 stones" read as "1 stone"."""
+    return re.sub(r"\b1 (\w+)s\b", r"1 \1", template.format(n=n, stones=stones))
+
+
+def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
     """What the page shows of a Get a Jump On click puzzle's state: the stones, the last chain,
-    what may come next, the count and the checker's verdict on the file the clicks make."""
+    what may come next, the count (the page description's label) and the checker's verdict on
+    the file the clicks make."""
     solution = state.file(board, origin)
     report = get_puzzle(puzzle).check(solution, board)
     n = len(state.complete)
-    forward = puzzle == SEQUENCE_PUZZLES[0]
+    forward = steps_forward(page)
+    count = counted(page["steps"]["count"], n, len(state.stones))
+    best = None
     if forward:
-        count = f"{_count(n, 'step')}, {_count(len(state.stones), 'stone')} on the board"
-        best = None
-        verdict = (f"valid: {n} steps, {len(state.stones)} stones" if report.valid else
+        verdict = (f"valid: {count}" if report.valid else
                    "in progress" if state.next or state.jumper is None else
                    f"stuck: no stone can be placed next to the jumper at {board.label(state.jumper)}; undo")
     else:
-        count = f"{_count(n, 'move')}, {_count(len(state.stones), 'stone')} left"
+        unit = page["verdict"]["unit"]
         done = committed(puzzle, board=board)
         best = done.get("objective") if done and sorted(done["position"]) == sorted(origin) \
             and done.get("status") == "optimal" else None
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
             if not state.finished else "invalid" if not report.valid else \
-            "valid, optimal" if best == n else f"valid, not optimal ({best} moves suffice)" if best else \
-            f"valid: {n} moves"
+            "valid, optimal" if best == n else f"valid, not optimal ({best} {unit} suffice)" if best else \
+            f"valid: {counted('{n} ' + unit, n, 0)}"
     last = state.chains[-1] if state.chains else None
     arrows = [] if last is None or not last[1] else [
         {"path": [state.chains[-2][1][-1] if forward and len(state.chains) > 1 else
@@ -235,16 +239,14 @@ def jump_summary(puzzle: str, board: Board, state: Any, origin: Any) -> dict:
 
 HINT_SECONDS = 1.0
 """How long the hint's solver may take: the hint says only what it can tell within this."""
-HINT_PUZZLES = (SEQUENCE_PUZZLES[1],)
-"""The click puzzles whose solver answers a hint (positions it can decide quickly)."""
 
 
 def jump_hint(data: Mapping) -> dict:
     """Whether the position can still be finished, as far as the solver can tell within
     :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
-    puzzle = field(data, "puzzle", str)
-    if puzzle not in HINT_PUZZLES:
-        raise BadRequest(f"hints are given for {', '.join(HINT_PUZZLES)}, not {puzzle!r}")
+    puzzle, page = puzzle_of(data)
+    if not hinted(page):
+        raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
     board = board_of(data)
     stones = node_ids(field(data, "position", list), board, "position", field="position")
     try:

@@ -37,11 +37,11 @@ from powertwo.rules import RulesError, get_game, game_names
 from powertwo.solvers.bounded import PoolBusy
 from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names
 
-from .common import MAX_BODY, BadRequest, board_of, board_view, body, committed, field, node_field
+from .common import MAX_BODY, BadRequest, board_of, board_view, body, field, node_field
 from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
-from .puzzles import HINT_PUZZLES, LINE_PUZZLES, SEQUENCE_PUZZLES, file_check, jump_hint, jump_summary, line_check, \
-    sequence_frames, solitaire_check
+from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
+from .puzzles import file_check, jump_hint, jump_summary, line_check, sequence_frames, solitaire_check
 from .work import Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -62,14 +62,12 @@ def jump_clicks(data: Mapping) -> dict:
     or an undo; answers the stones, what may come next, the referee's reason for a refused click
     and the checker's verdict (:mod:`powertwo.solvers.jump_clicks`)."""
     from powertwo.solvers import jump_clicks as jc
-    from powertwo.solvers.jump import FORWARD, corner_of, default_position, read_position
+    from powertwo.solvers.jump import corner_of, default_position, read_position
 
-    puzzle = field(data, "puzzle", str)
-    if puzzle not in SEQUENCE_PUZZLES[:2]:
-        raise BadRequest(f"click puzzles of Get a Jump On are {' and '.join(SEQUENCE_PUZZLES[:2])}, not {puzzle!r}")
+    puzzle, page = puzzle_of(data, "jump")
     board = board_of(data)
     try:
-        if puzzle == FORWARD:
+        if steps_forward(page):
             origin: Any = corner_of(board, node_field(data, "corner", board))
         elif "position" in data:
             origin = read_position(field(data, "position", list), board)
@@ -88,7 +86,7 @@ def jump_clicks(data: Mapping) -> dict:
                 illegal = str(exc)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
-    view = jump_summary(puzzle, board, state, origin)
+    view = jump_summary(puzzle, page, board, state, origin)
     view.update(chains=jc.entries(puzzle, state.chains), illegal=illegal)  # with a stone picked up, not yet jumped
     return view
 
@@ -115,7 +113,8 @@ def any_check(data: Mapping) -> dict:
     """A whole file, a solitaire record or a line puzzle's stones, checked (``POST /api/check``)."""
     if "solution" in data:
         return file_check(data)
-    return solitaire_check(data) if data.get("puzzle") == "thats-my-line" else line_check(data)
+    _, page = puzzle_of(data)
+    return solitaire_check(data) if page["clicks"]["action"] == "alternate" else line_check(data)
 
 
 # ---------------------------------------------------------------- routes
@@ -129,14 +128,18 @@ async def index(request: Request) -> Response:
 
 
 def puzzle_entries() -> list[dict]:
+    """Every puzzle with a page description, and its strict variant where it has one: the title,
+    the page, whether a hint fits, and the committed answer with its objective and status."""
     puzzles = []
     for name in puzzle_names():
-        p = get_puzzle(name)
-        kind = "place" if name in LINE_PUZZLES else "record" if name == "thats-my-line" else "sequence"
-        for strict in [False, True] if name == "two-by-two" else [False]:
+        try:
+            page = page_of(name)
+        except BadRequest:
+            continue  # a puzzle without a page is not offered in the workbench
+        for strict in [False, True] if strict_variant(page) else [False]:
             done = committed(name, strict)
-            puzzles.append({"name": name, "title": p.title + (" (strict)" if strict else ""), "kind": kind,
-                            "strict": strict, "hint": name in HINT_PUZZLES, "committed": done,
+            puzzles.append({"name": name, "title": get_puzzle(name).title + (" (strict)" if strict else ""),
+                            "strict": strict, "page": page, "hint": hinted(page), "committed": done,
                             "optimum": None if done is None else done.get("objective"),
                             "status": None if done is None else done.get("status")})
     return puzzles
@@ -156,7 +159,8 @@ def game_entries() -> list[dict]:
 @functools.lru_cache(maxsize=1)
 def meta_entries() -> dict:
     """What ``GET /api/meta`` lists, read once (the committed answers do not change while serving)."""
-    return {"boards": list(shipped()), "games": game_entries(), "puzzles": puzzle_entries(),
+    return {"boards": list(shipped()), "default_board": DEFAULT_BOARD, "games": game_entries(),
+            "puzzles": puzzle_entries(),
             "max_body": MAX_BODY, "solve_time_limit": SOLVE_TIME_LIMIT}
 
 
@@ -253,10 +257,10 @@ def tab_of(request: Request, data: Mapping | None = None) -> str:
 
 
 async def solve_start(request: Request) -> Response:
+    """A solver run with the options the puzzle's page offers (each checked against its range;
+    ``time_limit`` at most :data:`SOLVE_TIME_LIMIT`)."""
     data = await body(request)
-    puzzle = field(data, "puzzle", str)
-    if puzzle not in puzzle_names():
-        raise BadRequest(f"unknown puzzle {puzzle!r} (known: {', '.join(puzzle_names())})")
+    puzzle, page = puzzle_of(data)
     board = board_of(data)
     if board.name not in shipped():
         raise BadRequest("solve runs on shipped boards")
@@ -266,7 +270,9 @@ async def solve_start(request: Request) -> Response:
     options: dict[str, Any] = {"time_limit": float(limit)}
     if field(data, "strict", bool, False):
         options["strict"] = True
-    return JSONResponse(work_of(request).runs.start(puzzle, board.name, options, float(limit), tab_of(request, data)))
+    options.update(solve_options(page, data.get("options"), SOLVE_TIME_LIMIT))
+    limit = float(options["time_limit"]) if isinstance(options["time_limit"], (int, float)) else SOLVE_TIME_LIMIT
+    return JSONResponse(work_of(request).runs.start(puzzle, board.name, options, limit, tab_of(request, data)))
 
 
 async def solve_status(request: Request) -> Response:

@@ -37,15 +37,20 @@ class Limits:
 
 
 def warm_up() -> None:
-    """Run in every worker before its first request: the committed Get a Jump On reverse answer
-    checked and drawn as /api/sequence does (loads or compiles the jump kernels), and a line check."""
-    from .common import committed
-    from .puzzles import line_check, sequence_frames
+    """Run in every worker before its first request: every committed answer that is stepped
+    through checked and drawn as /api/sequence does (this loads or compiles the kernels its
+    checker uses), and every puzzle module imported."""
+    from powertwo.solvers.registry import puzzle_names
 
-    done = committed("jump-reverse")
-    if done is not None:
-        sequence_frames({"solution": done})
-    line_check({"puzzle": "one-by-one", "stones": []})
+    from .pages import committed, page_of
+    from .puzzles import sequence_frames
+
+    for name in puzzle_names():
+        try:
+            if page_of(name)["steps"]["unit"] != "stones" and (done := committed(name)) is not None:
+                sequence_frames({"solution": done})
+        except ValueError:
+            continue
 
 
 def answer(func: Callable[[Mapping], Any], data: Mapping) -> tuple:

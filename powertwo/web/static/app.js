@@ -8,7 +8,6 @@ import { initSequences } from "./sequences.js";
 import { $, api, sentence, readFile, fill, store, linkPayload, announce } from "./util.js";
 
 const VIEWS = ["boards", "puzzles", "sequences", "games"];
-const DEFAULT_BOARD = "power-of-two";
 
 function show(view) {
   document.body.dataset.view = view;
@@ -41,7 +40,7 @@ async function initBoards(meta) {
       showBoard(await api("/api/board", { board: raw }));
     } catch (e) { $("board-info").textContent = sentence(e); }
   });
-  await loadBoard(DEFAULT_BOARD);
+  await loadBoard(meta.default_board);
 }
 async function loadBoard(name) {
   $("board-select").value = name;

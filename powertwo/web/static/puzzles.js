@@ -8,19 +8,20 @@ import {
   TAB,
 } from "./util.js";
 
-const DEFAULT_BOARD = "power-of-two";  // the puzzles' board (the server's default)
 const puzzles = { view: null, puzzle: null, stones: new Set(), record: [], chains: [], origin: null, undo: [],
   epoch: 0, run: null, events: null, lastCheck: null, list: [] };
 let jumpQueue = Promise.resolve();
 
 const keyOf = (p) => `${p.name}${p.strict ? "-strict" : ""}`;
-const isClicks = (p) => p.kind === "sequence";  // Get a Jump On: chains built by clicks
-const isRecord = (p) => p.kind === "record";  // a solitaire game record
+const isClicks = (p) => p.page.clicks.action === "jump";  // chains of jumps built by clicks
+const isRecord = (p) => p.page.clicks.action === "alternate";  // a solitaire game record
+const optionDefault = (p, name) => (p.page.options.find((o) => o.name === name) || {}).default;
 
 export async function initPuzzles(meta, shared) {
   puzzles.view = new BoardView($("puzzle-svg"), { onClick: (v) => puzzleClick(v) });
-  puzzles.view.draw(await api(`/api/board/${DEFAULT_BOARD}`));
-  puzzles.list = meta.puzzles.filter((p) => p.kind === "place" || isRecord(p) || isClicks(p));
+  puzzles.board = meta.default_board;  // the puzzles' board: the real board
+  puzzles.view.draw(await api(`/api/board/${puzzles.board}`));
+  puzzles.list = meta.puzzles;
   fill($("puzzle-select"), puzzles.list.map((p, k) => [k, p.title]));
   $("puzzle-select").addEventListener("change", () => choosePuzzle(Number($("puzzle-select").value)));
   $("puzzle-clear").addEventListener("click", () => change(() => { clearState(); }));
@@ -126,7 +127,7 @@ function solution() {
   const board = { board: puzzles.view.board.name, board_fingerprint: puzzles.view.board.fingerprint };
   if (isRecord(p)) {
     const stones = r.stones_view || [];
-    return { puzzle: p.name, ...board, stones: p.committed ? p.committed.stones : 16, record: puzzles.record,
+    return { puzzle: p.name, ...board, stones: supply(p), record: puzzles.record,
       light: stones.filter((s) => s.color === "light").map((s) => s.node),
       dark: stones.filter((s) => s.color === "dark").map((s) => s.node), objective: stones.length };
   }
@@ -165,17 +166,52 @@ async function choosePuzzle(k, run = true) {
   if (run) await check();
 }
 
-// What the page says about a puzzle: its goal, its committed answer and how to click.
+// A solitaire's stones per side: the committed answer's, else the solve option's default.
+function supply(p) {
+  return p.committed ? p.committed.stones : optionDefault(p, "stones");
+}
+
+// What the page says about a puzzle, from its page description: its goal, its committed answer
+// and how to click; the solve form offers the options its solver takes.
 function describe(p) {
-  const page = p.page || {};
-  const c = p.committed;
-  $("puzzle-optimum").textContent = page.answer || (!c ? "no committed answer in results/"
-    : c.steps ? `committed answer: ${c.steps.length} steps, ${c.steps.length + 1} stones`
-    : `committed answer: ${p.optimum} (status ${p.status})`);
-  $("puzzle-hint").textContent = page.how || (isClicks(p)
-    ? "Click where the puzzle lets you; the referee marks what may come next."
-    : isRecord(p) ? "Click nodes to play the game for both sides; the referee marks where the mover may place."
-    : "Click nodes to place and remove stones.");
+  const page = p.page, c = p.committed;
+  $("puzzle-goal").textContent = `Goal: ${page.goal}.`;
+  $("puzzle-optimum").textContent = !c ? "no committed answer in results/"
+    : page.verdict.sense ? `committed answer: ${p.optimum} ${page.verdict.unit} (status ${p.status})`
+    : `committed answer: ${page.steps.goal}`;
+  $("puzzle-hint").textContent = `${page.clicks.help[0].toUpperCase()}${page.clicks.help.slice(1)}.`;
+  solveForm(page);
+}
+
+function solveForm(page) {
+  const inputs = page.options.filter((o) => o.name !== "time_limit" && o.name !== "strict").map((o) => {
+    const label = document.createElement("label");
+    let input;
+    if (o.kind === "choice") {
+      input = document.createElement("select");
+      fill(input, o.choices.map((c) => [c, c]));
+    } else {
+      input = document.createElement("input");
+      input.type = o.kind === "bool" ? "checkbox" : "text";
+      if (o.kind !== "bool") input.size = 10;
+    }
+    if (o.kind === "bool") input.checked = !!o.default; else input.value = o.default ?? "";
+    input.dataset.option = o.name;
+    input.dataset.kind = o.kind;
+    label.append(`${o.label}${o.unit ? ` (${o.unit})` : ""} `, input);
+    return label;
+  });
+  $("solve-options").replaceChildren(...inputs);
+}
+
+function solveOptions() {
+  const out = {};
+  for (const input of $("solve-options").querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind, text = input.value.trim();
+    out[input.dataset.option] = kind === "bool" ? input.checked : kind === "choice" || isNaN(Number(text)) ? text
+      : Number(text);
+  }
+  return out;
 }
 
 function puzzleClick(v) {
@@ -218,11 +254,11 @@ async function lineCheck() {
   const stones = [...puzzles.stones].sort((a, b) => a - b);
   view.setStones(stones.map((v) => ({ node: v, color: "dark" })));
   try {
-    const r = await api("/api/check", { puzzle: p.name, strict: p.strict, board: DEFAULT_BOARD, stones },
+    const r = await api("/api/check", { puzzle: p.name, strict: p.strict, board: puzzles.board, stones },
       { guard: () => epoch === puzzles.epoch && same(stones) });
     puzzles.lastCheck = r;
     showVerdict(r.verdict, r.valid && r.verdict === "valid, optimal" ? true : r.valid ? null : false);
-    $("puzzle-stats").textContent = `${stones.length} stones; objective ${r.objective}` +
+    $("puzzle-stats").textContent = `${stones.length} stones; objective ${r.objective} ${p.page.verdict.unit}` +
       (r.optimum === null ? "" : ` (optimum ${r.optimum})`) + `; ${r.bad_lines.length} line(s) at fault`;
     list($("faults"), empty() ? [] : r.faults);
     list($("notes"), r.notes);
@@ -237,8 +273,8 @@ function same(stones) {
 async function recordCheck() {
   const p = puzzles.puzzle, epoch = puzzles.epoch, sent = puzzles.record.length;
   try {
-    const r = await api("/api/check", { puzzle: p.name, board: DEFAULT_BOARD, record: puzzles.record,
-      stones: p.committed ? p.committed.stones : 16 }, { guard: () => epoch === puzzles.epoch
+    const r = await api("/api/check", { puzzle: p.name, board: puzzles.board, record: puzzles.record,
+      stones: supply(p) }, { guard: () => epoch === puzzles.epoch
         && puzzles.record.length === sent });
     puzzles.lastCheck = r;
     if (r.fault) puzzles.record = r.record;  // the referee refused the last click: keep the legal part
@@ -266,7 +302,7 @@ function jumpCheck(extra = {}) {
 async function jumpRequest(extra, epoch) {
   const p = puzzles.puzzle;
   try {
-    const req = { puzzle: p.name, board: DEFAULT_BOARD, chains: puzzles.chains, ...extra };
+    const req = { puzzle: p.name, board: puzzles.board, chains: puzzles.chains, ...extra };
     if (puzzles.origin) req.position = puzzles.origin;
     const r = await api("/api/jump", req, { guard: () => epoch === puzzles.epoch });
     puzzles.lastCheck = r;
@@ -297,7 +333,7 @@ async function askHint() {
   const chains = JSON.stringify(puzzles.chains);
   $("puzzle-hint-answer").textContent = "asking the solver…";
   try {
-    const h = await api("/api/jump/hint", { puzzle: p.name, board: DEFAULT_BOARD, position: r.stones.map((s) => s.node) },
+    const h = await api("/api/jump/hint", { puzzle: p.name, board: puzzles.board, position: r.stones.map((s) => s.node) },
       { guard: () => epoch === puzzles.epoch && chains === JSON.stringify(puzzles.chains) });
     $("puzzle-hint-answer").textContent = h.text;
     puzzles.view.mark(h.marks, "hint");
@@ -310,7 +346,7 @@ async function startSolve() {
   const p = puzzles.puzzle;
   try {
     const s = await api("/api/solve", { puzzle: p.name, strict: p.strict, time_limit: Number($("solve-limit").value),
-      tab: TAB });
+      options: solveOptions(), tab: TAB });
     puzzles.run = { ...s, key: keyOf(p), title: p.title };
     store.set("run", { key: puzzles.run.key, title: p.title });
     showRun(puzzles.run);

@@ -7,7 +7,7 @@ const seq = { view: null, frames: [], at: 0, timer: null, items: [], epoch: 0 };
 
 export async function initSequences(meta) {
   seq.view = new BoardView($("sequence-svg"));
-  seq.items = meta.puzzles.filter((p) => p.kind === "sequence" && p.committed);
+  seq.items = meta.puzzles.filter((p) => p.page.steps.unit !== "stones" && p.committed);
   fill($("sequence-select"), seq.items.map((p, k) => [k, p.title]));
   $("sequence-select").addEventListener("change", () => load(seq.items[$("sequence-select").value].committed));
   $("sequence-file").addEventListener("change", async () => {

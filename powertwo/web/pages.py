@@ -1,0 +1,156 @@
+"""What the workbench knows about a puzzle comes from the registry's page description
+(:class:`powertwo.solvers.registry.PuzzlePage`): how clicks build an answer, what the live
+check shows, how an answer is stepped through, its committed answer and its solve options.
+Nothing here or in the page names a puzzle."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Mapping
+
+from powertwo.solvers.registry import DEFAULT_BOARDS, get_puzzle, puzzle_names
+
+from powertwo.boards import Board, load as load_board
+
+from .common import BadRequest, results_dir
+
+DEFAULT_BOARD = DEFAULT_BOARDS[0]
+
+_JUMP_OPTIONS = [{"name": "backend", "label": "backend", "kind": "choice", "default": "search",
+                  "choices": ["search", "sat"], "minimum": None, "maximum": None, "unit": "", "words": []},
+                 {"name": "time_limit", "label": "time limit", "kind": "float", "default": 30.0, "choices": [],
+                  "minimum": 0.1, "maximum": 600.0, "unit": "s", "words": []}]
+PENDING_PAGES: dict[str, dict] = {
+    "jump-forward": {
+        "goal": "from the jumper's corner, steps that each place a stone next to the jumper and jump it, "
+                "with at least one chain of jumps",
+        "clicks": {"action": "jump", "answer": "steps", "request": "jump",
+                   "help": "click a free node next to the jumper to place a stone there, then each node the "
+                           "jumper jumps to; the next placement starts the next step"},
+        "verdict": {"words": ["in progress", "stuck", "invalid", "valid"],
+                    "shows": ["chains", "next", "illegal", "count"], "unit": "steps", "sense": ""},
+        "steps": {"unit": "jumps", "count": "{n} steps, {stones} stones on the board",
+                  "goal": "no free node next to the jumper"},
+        "committed": "jump-forward.json", "boards": [DEFAULT_BOARDS[0]], "options": _JUMP_OPTIONS},
+    "jump-reverse": {
+        "goal": "from a position, jump stones over stones (the jumped stone leaves) to one stone in the fewest moves",
+        "clicks": {"action": "jump", "answer": "moves", "request": "jump",
+                   "help": "click a stone to pick it up, then each node it jumps to; a chain of jumps is one "
+                           "move, clicking another stone starts the next"},
+        "verdict": {"words": ["in progress", "stuck", "invalid", "valid, not optimal", "valid, optimal"],
+                    "shows": ["chains", "next", "illegal", "count", "optimum"], "unit": "moves", "sense": "min"},
+        "steps": {"unit": "jumps", "count": "{n} moves, {stones} stones left", "goal": "one stone left"},
+        "committed": "jump-reverse.json", "boards": [DEFAULT_BOARDS[0]],
+        "options": _JUMP_OPTIONS + [{"name": "symmetry", "label": "symmetry breaking", "kind": "bool", "default": True,
+                                     "choices": [], "minimum": None, "maximum": None, "unit": "", "words": []}]},
+}
+"""The Get a Jump On pages as the registry is to describe them, used only while a puzzle's
+registration has no page yet (its own description wins as soon as it has one)."""
+
+
+@functools.lru_cache(maxsize=None)
+def page_of(name: str) -> dict:
+    """The page description of the registered puzzle ``name`` (JSON-ready)."""
+    if name not in puzzle_names():
+        raise BadRequest(f"unknown puzzle {name!r} (known: {', '.join(puzzle_names())})")
+    page = get_puzzle(name).page
+    if page is not None:
+        return page.to_json()
+    if name in PENDING_PAGES:
+        return PENDING_PAGES[name]
+    raise BadRequest(f"puzzle {name!r} has no page description")
+
+
+def puzzle_of(data: Mapping, action: str | None = None) -> tuple[str, dict]:
+    """The request's ``puzzle`` and its page; with ``action``, it must build answers by that
+    kind of click (``toggle``, ``alternate`` or ``jump``)."""
+    name = data.get("puzzle")
+    if not isinstance(name, str):
+        raise BadRequest("missing field 'puzzle'" if name is None else "field 'puzzle' must be a puzzle name")
+    page = page_of(name)
+    if action is not None and page["clicks"]["action"] != action:
+        known = [n for n in puzzle_names() if _has_page(n) and page_of(n)["clicks"]["action"] == action]
+        raise BadRequest(f"this request is for {', '.join(known)}, not {name!r}")
+    return name, page
+
+
+def _has_page(name: str) -> bool:
+    try:
+        page_of(name)
+    except BadRequest:
+        return False
+    return True
+
+
+def steps_forward(page: Mapping) -> bool:
+    """Whether the clicks build steps from a corner (else moves from a position)."""
+    return bool(page["clicks"]["answer"] == "steps")
+
+
+def strict_variant(page: Mapping) -> bool:
+    """Whether the puzzle has a strict variant (a ``strict`` solve option) with its own answer."""
+    return any(o["name"] == "strict" for o in page["options"])
+
+
+def hinted(page: Mapping) -> bool:
+    """Whether a hint (the solver on the position so far) fits: clicks that build moves from a position."""
+    return bool(page["clicks"]["action"] == "jump" and page["clicks"]["answer"] == "moves")
+
+
+def solve_options(page: Mapping, raw: Any, limit: float) -> dict[str, Any]:
+    """The solve keywords a request asks for, each checked against the page's options (names,
+    choices, ranges; ``time_limit`` at most ``limit``)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise BadRequest("field 'options' must be an object of solve options")
+    offered = {o["name"]: o for o in page["options"]}
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        option = offered.get(name)
+        if option is None:
+            raise BadRequest(f"field 'options': no solve option {name!r} (options: {', '.join(offered)})")
+        out[name] = _option_value(option, value, limit)
+    return out
+
+
+def _option_value(option: Mapping, value: Any, limit: float) -> Any:
+    name, kind = option["name"], option["kind"]
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise BadRequest(f"option {name}: must be true or false")
+        return value
+    if kind == "choice":
+        if value not in option["choices"]:
+            raise BadRequest(f"option {name}: must be one of {', '.join(option['choices'])}")
+        return value
+    if isinstance(value, str) and value in option["words"]:
+        return value
+    top = min(option["maximum"], limit) if name == "time_limit" else option["maximum"]
+    number = (int,) if kind == "int" else (int, float)
+    if isinstance(value, bool) or not isinstance(value, number) or not option["minimum"] <= value <= top:
+        raise BadRequest(f"option {name}: must be a number from {option['minimum']:g} to {top:g}"
+                         + (f" or {' or '.join(option['words'])}" if option["words"] else ""))
+    return value
+
+
+def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
+    """The committed answer of a puzzle (the file its page names; its strict variant's beside it)
+    from the repository's results/ folder (results/<board>/ for boards other than the default),
+    when there is one made for ``board`` (by its fingerprint; default: the default board)."""
+    board = board or load_board(DEFAULT_BOARD)
+    name = page_of(puzzle)["committed"]
+    if strict:
+        name = name.removesuffix(".json") + "-strict.json"
+    folder = results_dir() if board.name == DEFAULT_BOARD else results_dir() / board.name
+    path = folder / name
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
+        return None
+    return data
