@@ -20,7 +20,7 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 SOLVER = "cadical195"
 """The SAT solver that refutes every certified claim."""
@@ -29,6 +29,24 @@ CHECKER_NAME = re.compile(r"dratify \d+(\.\d+)*\S* \((python|native) engine\)")
 CERTIFICATE_FIELDS = frozenset({"claim", "solver", "checker", "verdict", "cnf_sha256", "proof_sha256", "proof_lines",
                                 "solve_seconds", "check_seconds", "cnf", "proof"})
 """Every field of a certificate object in a solution file."""
+
+
+def statement_faults(cert: Mapping, claim: str, verdict: str, own_claim: str, needs: str) -> list[str]:
+    """What a solution file's certificate says, against the checker: its ``claim`` must be
+    ``own_claim`` (what ``needs`` proved, e.g. "the optimum"), the solver and checker it names
+    must be the ones this tool runs, and its ``verdict`` must say verified."""
+    faults = []
+    if claim != own_claim:
+        faults.append(f"certificate claim {claim[:120]!r} is not what {needs} needs proved: {own_claim!r}")
+    solver = cert.get("solver", SOLVER)
+    if solver != SOLVER:
+        faults.append(f"certificate solver {str(solver)[:40]!r}: the certificates here come from {SOLVER}")
+    checker = cert.get("checker")
+    if checker is not None and not (isinstance(checker, str) and CHECKER_NAME.fullmatch(checker)):
+        faults.append(f"certificate checker {str(checker)[:60]!r} is not dratify (the checker this tool runs)")
+    if not verdict.startswith("VERIFIED"):
+        faults.append(f"certificate verdict {verdict[:60]!r}: the proof is not verified")
+    return faults
 
 
 class CertificateError(ValueError):

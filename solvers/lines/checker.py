@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from powertwo.boards import Board
 from powertwo.models.cards import line_counts
 
-from ..certify import CERTIFICATE_FIELDS, CHECKER_NAME, SOLVER as CERT_SOLVER, Certificate, check as check_drat, sha256
+from ..certify import CERTIFICATE_FIELDS, Certificate, check as check_drat, sha256, statement_faults
 from ..fields import (
     SolutionError, bool_field, choice_field, int_field, known_fields, node_ids, node_list, require, sibling_file,
 )
@@ -375,8 +375,6 @@ def _check_certificate(data: Mapping, board: Board, f: _File, own: Outcome, base
     cw = f"{where}: field 'certificate'"
     claim = require(cert_data, "claim", str, cw)
     verdict = require(cert_data, "verdict", str, cw)
-    checker = require(cert_data, "checker", str, cw) if "checker" in cert_data else None
-    solver = require(cert_data, "solver", str, cw) if "solver" in cert_data else None
     cnf_sha = require(cert_data, "cnf_sha256", str, cw) if "cnf_sha256" in cert_data else None
     proof_sha = require(cert_data, "proof_sha256", str, cw) if "proof_sha256" in cert_data else None
     proof_lines = int_field(cert_data, "proof_lines", cw, required=False, minimum=0)
@@ -391,15 +389,8 @@ def _check_certificate(data: Mapping, board: Board, f: _File, own: Outcome, base
         faults.append("the checker's own DRAT proof of the claim was not accepted")
         return
     before = len(faults)
-    if claim != cert.claim:
-        faults.append(f"certificate claim {claim[:120]!r} is not what the answer needs proved: {cert.claim!r}")
-    if solver is not None and solver != CERT_SOLVER:
-        faults.append(f"certificate solver {solver[:40]!r}: the certificates here come from {CERT_SOLVER}")
-    if checker is not None and not CHECKER_NAME.fullmatch(checker):
-        faults.append(f"certificate checker {checker[:60]!r} is not dratify (the checker this tool runs)")
-    if not verdict.startswith("VERIFIED"):
-        faults.append(f"certificate verdict {verdict[:60]!r}: the proof is not verified")
-    elif verdict != cert.verdict:
+    faults += statement_faults(cert_data, claim, verdict, cert.claim, "the answer")
+    if verdict.startswith("VERIFIED") and verdict != cert.verdict:
         faults.append(f"certificate verdict {verdict[:80]!r} differs from dratify's: {cert.verdict!r}")
     if cnf_sha is not None and cnf_sha != cert.cnf_sha256:
         faults.append("certificate cnf_sha256 does not match the CNF of the claim")

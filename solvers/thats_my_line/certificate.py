@@ -9,8 +9,7 @@ from typing import Any, Mapping
 from powertwo.boards import Board
 from powertwo.models.thats_my_line import Supply, sat_model
 
-from ..certify import CERTIFICATE_FIELDS, CHECKER_NAME, SOLVER as CERT_SOLVER, Certificate, certify_unsat, \
-    checker_name, dimacs, sha256
+from ..certify import CERTIFICATE_FIELDS, Certificate, certify_unsat, checker_name, dimacs, sha256, statement_faults
 from ..certify import check as check_drat
 from ..fields import bool_field, int_field, known_fields, sibling_file
 from ..registry import SolutionError, require
@@ -79,16 +78,7 @@ def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int 
         return
     own_claim, own_cnf = certificate_cnf(board, supply, optimum)
     before = len(faults)
-    if claim != own_claim:
-        faults.append(f"certificate claim {claim[:120]!r} is not what the optimum needs proved: {own_claim!r}")
-    if not verdict.startswith("VERIFIED"):
-        faults.append(f"certificate verdict {verdict[:60]!r}: the proof is not verified")
-    solver = cert.get("solver", CERT_SOLVER)
-    if solver != CERT_SOLVER:
-        faults.append(f"certificate solver {str(solver)[:40]!r}: the certificates here come from {CERT_SOLVER}")
-    checker = cert.get("checker")
-    if checker is not None and not (isinstance(checker, str) and CHECKER_NAME.fullmatch(checker)):
-        faults.append(f"certificate checker {str(checker)[:60]!r} is not dratify (the checker this tool runs)")
+    faults += statement_faults(cert, claim, verdict, own_claim, "the optimum")
     if _read_gzip(cnf_path, where, "certificate.cnf") != own_cnf:
         faults.append(f"certificate.cnf {cert['cnf']!r} is not the CNF of the claim")
     if cert.get("cnf_sha256", sha256(own_cnf)) != sha256(own_cnf):
