@@ -107,15 +107,12 @@ class Census:
                             "game_sequences": lv.dead_sequences} for lv in self.levels if lv.dead_positions}
 
     def to_dict(self) -> dict:
-        out = {"board": self.board, "start": self.start, "target": self.target, "engine": self.engine,
-               "complete": self.complete, "symmetries_of_start": self.group_size,
-               "totals": {"positions": self.positions, "classes": self.classes,
-                          "jump_sequences": self.sequences, "game_sequences": self.game_sequences,
-                          "solutions": self.solutions,
-                          "dead_ends_by_stones": {str(k): v for k, v in self.dead_ends().items()}},
-               "up_to_symmetry": dict(self.symmetric),
-               "seconds": round(self.seconds, 3), "peak_memory_bytes": self.peak_memory_bytes,
-               "levels": [asdict(lv) for lv in self.levels]}
-        for lv in out["levels"]:
-            lv["seconds"] = round(lv["seconds"], 3)
-        return out
+        levels = [dict(asdict(lv), seconds=round(lv.seconds, 3)) for lv in self.levels]
+        totals = {"positions": self.positions, "classes": self.classes, "jump_sequences": self.sequences,
+                  "game_sequences": self.game_sequences, "solutions": self.solutions,
+                  "one_stone_sequences": sum(lv.sequences for lv in self.levels if lv.stones == 1),
+                  "dead_ends_by_stones": {str(k): v for k, v in self.dead_ends().items()}}
+        return {"board": self.board, "start": self.start, "target": self.target, "engine": self.engine,
+                "complete": self.complete, "symmetries_of_start": self.group_size, "totals": totals,
+                "up_to_symmetry": dict(self.symmetric), "seconds": round(self.seconds, 3),
+                "peak_memory_bytes": self.peak_memory_bytes, "levels": levels}

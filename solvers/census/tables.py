@@ -91,3 +91,47 @@ def census_tables(board: Board, start: Iterable[NodeId], target: NodeId | None =
                 symtab[s, k, b] = image(perm, (b << (8 * k)) & ((1 << board.size) - 1))
     return CensusTables(board=board, start=pos, target=target, group=group, need=need, land=land,
                         flip=need | land, symtab=symtab)
+
+
+ENGLISH = ("english", "english-33")
+"""Board names the census reads as the English 33-hole peg solitaire board."""
+
+
+def census_board(name: str) -> Board:
+    """A shipped board or board file by ``name``, or the English 33-hole board."""
+    from powertwo.boards import load
+
+    if name in ENGLISH:
+        return english_board()
+    return load(name)
+
+
+def english_board() -> Board:
+    try:
+        from powertwo.solvers.jump import english_board as build  # type: ignore[attr-defined]
+    except ImportError:
+        from powertwo.solvers.jump_search import english_board as build
+    return build()
+
+
+def centre_node(board: Board) -> NodeId:
+    """The node at the board's centre (the English central game's first hole and last stone)."""
+    from fractions import Fraction
+
+    coords = [board.coord(v) for v in board.nodes]
+    centre = tuple(sum((p[i] for p in coords), Fraction(0)) / len(coords) for i in (0, 1))
+    found = [v for v in board.nodes if board.coord(v) == centre]
+    if not found:
+        raise CensusError(f"board {board.name}: no node at its centre")
+    return found[0]
+
+
+def default_start(board: Board) -> list[NodeId]:
+    """The start a census takes when none is given: the central game (every node but the centre)
+    on the English board, else the Get a Jump On reverse puzzle's default position."""
+    if board.name in ENGLISH:
+        centre = centre_node(board)
+        return [v for v in board.nodes if v != centre]
+    from powertwo.solvers.jump import default_position
+
+    return default_position(board)

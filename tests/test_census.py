@@ -1,0 +1,160 @@
+"""The census engines against the plain breadth-first census on small boards: the compiled engine
+level for level, exact big counts, the symmetric counts against sequences enumerated one by one,
+the backward solvable pass against a plain recursion, the stored sets and the command line."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+from click.testing import CliRunner
+
+from powertwo.boards import from_segments, load
+from powertwo.cli import main
+from powertwo.solvers.census import CensusError, census_tables, is_solvable, run_census, solvable_set
+from powertwo.solvers.census.counts import MODULUS, PRIMES, crt, residues
+from powertwo.solvers.census.engine import run_levels
+from powertwo.solvers.census.reference import plain_levels
+from powertwo.solvers.census.tables import centre_node, image
+
+
+def triangle(rows: int = 5):
+    """The triangular board of ``rows`` rows (15 holes for 5) from its three families of lines."""
+    side = rows - 1
+    segs = []
+    for c in range(side):
+        segs.append(((0, c), (side - c, c)))
+        segs.append(((c, 0), (c, side - c)))
+        segs.append(((c + 1, 0), (0, c + 1)))
+    return from_segments(segs, f"triangle-{rows * (rows + 1) // 2}")
+
+
+def cross():
+    """The English board cut down to 21 holes (arms of one row)."""
+    segs = []
+    for k in range(-2, 3):
+        half = 2 if abs(k) <= 1 else 1
+        segs.append(((-half, k), (half, k)))
+        segs.append(((k, -half), (k, half)))
+    return from_segments(segs, "cross-21")
+
+
+def corner_game():
+    board = triangle()
+    corner = next(v for v in board.nodes if board.coord(v) == (0, 0))
+    return board, [v for v in board.nodes if v != corner], corner
+
+
+def central_game():
+    board = cross()
+    centre = centre_node(board)
+    return board, [v for v in board.nodes if v != centre], centre
+
+
+GAMES = {"triangle-15": corner_game, "cross-21": central_game}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_engine_equals_plain_bfs_level_for_level(name):
+    board, start, target = GAMES[name]()
+    tables = census_tables(board, start, target)
+    plain, plain_target = plain_levels(tables)
+    fast, _, fast_target = run_levels(tables, batch=64)  # small batches: many batches and table growths
+    assert [lv.key() for lv in fast] == [lv.key() for lv in plain]
+    assert fast_target == plain_target
+    assert plain[-1].positions == plain[-1].dead_positions > 0
+
+
+def test_triangle_corner_game_totals_equal_plain_sums():
+    board, start, corner = corner_game()
+    census = run_census(board, start, target=corner)
+    tables = census_tables(board, start, corner)
+    plain, on_corner = plain_levels(tables)
+    assert census.group_size == 2  # the reflection through the empty corner
+    assert census.positions == sum(lv.positions for lv in plain)
+    assert census.game_sequences == sum(lv.dead_sequences for lv in plain)
+    assert census.solutions == on_corner
+    assert census.to_dict()["totals"]["one_stone_sequences"] == plain[-1].sequences
+
+
+def _all_sequences(tables):
+    """Every jump sequence from the start as its tuple of positions (small boards only)."""
+    out = []
+    stack = [(tables.start,)]
+    while stack:
+        seq = stack.pop()
+        out.append(seq)
+        stack.extend(seq + (child,) for child in tables.successors(seq[-1]))
+    return out
+
+
+def test_counts_up_to_symmetry_equal_orbits_of_enumerated_sequences():
+    board = triangle(4)
+    centre = centre_node(board)
+    start = [v for v in board.nodes if v != centre]
+    census = run_census(board, start)
+    tables = census_tables(board, start)
+    assert tables.group_size == 6
+    sequences = _all_sequences(tables)
+    orbits = {min(tuple(image(p, pos) for pos in seq) for p in tables.group) for seq in sequences}
+    games = {seq for seq in orbits if not tables.successors(seq[-1])}
+    assert census.sequences == len(sequences)
+    assert census.symmetric["jump_sequences"] == len(orbits)
+    assert census.symmetric["game_sequences"] == len(games)
+    assert census.symmetric["solutions"] == sum(1 for seq in games if seq[-1].bit_count() == 1)
+
+
+def test_solvable_pass_equals_plain_recursion(tmp_path):
+    board, start, corner = corner_game()
+    tables = census_tables(board, start, corner)
+    goal = 1 << (corner - 1)
+
+    @lru_cache(maxsize=None)
+    def solvable(pos: int) -> bool:
+        return pos == goal or any(solvable(child) for child in tables.successors(pos))
+
+    census = run_census(board, start, target=corner, solvable=True, store=str(tmp_path))
+    level = {tables.start}
+    for lv in census.levels:
+        assert lv.solvable_positions == sum(1 for p in level if solvable(p))
+        assert lv.solvable_classes == len({tables.canonical(p) for p in level if solvable(p)})
+        level = {c for p in level for c in tables.successors(p)}
+    stored = solvable_set(board, start, corner, store=tmp_path)
+    assert stored is not None and len(stored) == sum(lv.solvable_classes for lv in census.levels)
+    after_one = tables.successors(tables.start)
+    for pos in after_one:
+        nodes = [v for v in board.nodes if pos >> (v - 1) & 1]
+        assert is_solvable(board, start, nodes, corner, store=tmp_path) is solvable(pos)
+    assert is_solvable(board, start, start, None, store=tmp_path) is None  # no set stored for any last node
+
+
+def test_crt_recombines_counts_past_two_words():
+    for value in (0, 1, 2 ** 64 + 12345, 577116156815309849672 * 3, MODULUS - 1):
+        assert crt(residues(value)) == value
+    assert all(p < 2 ** 31 and p % 2 and all(p % d for d in range(3, 46341, 2)) for p in PRIMES)
+
+
+def test_board_past_64_nodes_is_refused():
+    board = load("netzwerk")
+    with pytest.raises(CensusError, match="^board netzwerk: 85 nodes; the census packs a position into 64 bits$"):
+        census_tables(board, [1, 2, 3])
+
+
+def test_cli_census_english_first_levels(tmp_path):
+    out = tmp_path / "c.json"
+    plot = tmp_path / "c.png"
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--max-levels", "4", "--json", str(out),
+                                       "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert [lv["positions"] for lv in data["levels"]] == [1, 4, 12, 60, 296]
+    assert data["complete"] is False and data["symmetries_of_start"] == 8
+    assert plot.stat().st_size > 1000
+    assert "stopped after 4 jumps" in result.output
+
+
+def test_cli_refuses_parquet_without_dask():
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--parquet", "x"])
+    assert result.exit_code == 2
+    assert "--parquet: only the dask engine writes levels, not numba" in result.output
