@@ -352,8 +352,8 @@ def create_app(host: str = "127.0.0.1", limits: Limits | None = None) -> ASGIApp
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await run_in_threadpool(meta_entries)  # read before the first request, and before the workers take the cores
         work.pool.start()
-        threading.Thread(target=meta_entries, daemon=True).start()  # ready before the page asks
         try:
             yield
         finally:
