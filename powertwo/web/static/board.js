@@ -112,7 +112,6 @@ export class BoardView {
     this.focusNode(this.focused !== null && this.nodeEls[this.focused] ? this.focused : board.nodes[0].id, false);
     const placed = [];
     for (const n of board.nodes) {
-      if (n.point) continue;
       const at = this.labelPlace(n, placed);
       el("text", { class: "label name", ...at }, this.gLabels).textContent = n.label;
       el("text", { class: "label id", ...at }, this.gLabels).textContent = String(n.id);
@@ -214,7 +213,7 @@ export class BoardView {
     this.gStones.replaceChildren();
     for (const s of stones) {
       const [x, y] = this.pos[s.node];
-      const r = s.color === "energy" ? this.r * 0.55 : this.r * 0.82;
+      const r = s.color === "energy" ? this.r * 0.4 : this.r * 0.82;  // the node's ring shows around it
       const c = el("circle", { cx: x, cy: y, r, class: `stone ${s.color}${s.aged ? " aged" : ""}` }, this.gStones);
       c.dataset.stone = s.node;
       c.dataset.color = s.color;
