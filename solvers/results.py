@@ -24,6 +24,8 @@ from .registry import PUZZLES, Progress, ResultRow, puzzle_names
 TIMINGS = "timings.json"
 INFERENCE = "board-inference"
 """The step that infers the default board's lines (:mod:`powertwo.solvers.board_inference`)."""
+CENSUS = "census"
+"""The step that counts the English central game's whole tree (:mod:`powertwo.solvers.census.results`)."""
 
 
 def draw_boards(out: Path, progress: Progress) -> list[str]:
@@ -64,6 +66,11 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     for k, (name, hook) in enumerate(steps, 1):
         progress(f"step {k}/{len(steps)}: {name}")
         rows.extend(hook(out, progress))
+    if not only or CENSUS in only:
+        from .census import results as census_results
+
+        progress(f"step: {CENSUS}")
+        rows.extend(census_results.results(out, progress))
     extra: dict[str, list[ResultRow]] = {}
     if not only:
         for board_name in EXTRA_BOARDS:  # every puzzle on the other boards too
@@ -115,7 +122,7 @@ def _side_by_side(rows: list[ResultRow], extra: dict[str, list[ResultRow]]) -> l
     cells: dict[tuple[str, str], dict[str, str]] = {}
     for board_name, board_rows in zip(names, [rows, *extra.values()], strict=True):
         for r in board_rows:
-            if r.variant.startswith("benchmark") or r.puzzle == INFERENCE:
+            if r.variant.startswith("benchmark") or r.puzzle in (INFERENCE, CENSUS):
                 continue
             variant = "-" if r.puzzle.startswith("jump-forward") else r.variant
             cells.setdefault((r.puzzle, variant), {})[board_name] = f"{r.optimum} ({r.status}, {r.seconds:.2f} s)"

@@ -95,4 +95,4 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
     if plot:
         from powertwo.solvers.census.plot import plot_census
 
-        plot_census(result, plot)
+        plot_census(result, plot, None if goal is None else b.label(goal))

@@ -46,6 +46,7 @@ def run_census(board: Board, start: Iterable[NodeId], *, target: NodeId | None =
     census = Census(board=board.name, start=nodes_in(tables.start), target=target, group_size=tables.group_size,
                     engine=engine, levels=levels, complete=complete, target_solutions=on_target)
     if solvable:
+        progress("backward pass: the positions that can still reach one stone")
         marks = solvable_levels(tables, kept)
         for lv, arrays, mark in zip(levels, kept, marks, strict=True):
             lv.solvable_classes = int(mark.sum())
@@ -53,6 +54,7 @@ def run_census(board: Board, start: Iterable[NodeId], *, target: NodeId | None =
         if store is not None:
             save_solvable(store, tables, [a.positions[m] for a, m in zip(kept, marks, strict=True)])
     if complete:
+        progress(f"the sequences each of the {tables.group_size - 1} other symmetries keeps (Burnside)")
         census.symmetric = up_to_symmetry(tables, levels, census.solutions)
     census.seconds = time.perf_counter() - began
     census.peak_memory_bytes = peak_rss()

@@ -125,18 +125,18 @@ def run_levels(tables: CensusTables, progress: Progress = no_progress, keep: boo
         fig = level_figures(tables, level, jumps, successors)
         if keep:
             kept.append(level)
-        if int(successors.sum()) == 0 or (max_levels is not None and jumps >= max_levels):
-            fig.seconds = time.perf_counter() - began
-            fig.memory_bytes = level.nbytes
-            figures.append(fig)
-            break
-        nxt, table_bytes = next_level(tables, level, successors, batch)
+        last = int(successors.sum()) == 0 or (max_levels is not None and jumps >= max_levels)
+        if not last:
+            nxt, table_bytes = next_level(tables, level, successors, batch)
         fig.seconds = time.perf_counter() - began
-        fig.memory_bytes = level.nbytes + nxt.nbytes + table_bytes + min(batch, int(successors.sum())) * 16
+        fig.memory_bytes = level.nbytes if last else (level.nbytes + nxt.nbytes + table_bytes
+                                                      + min(batch, int(successors.sum())) * 16)
         figures.append(fig)
         progress(f"level {jumps} ({fig.stones} stones): {fig.positions:,} positions ({fig.classes:,} up to "
                  f"symmetry), {fig.sequences:,} sequences, {fig.dead_positions:,} dead ends, "
                  f"{fig.seconds:.1f} s, {fig.memory_bytes / 2**20:.0f} MiB")
+        if last:
+            break
         level = nxt
         jumps += 1
     return figures, kept, on_target

@@ -8,9 +8,9 @@ from pathlib import Path
 from .counts import Census
 
 
-def plot_census(census: Census, path: str | Path) -> Path:
+def plot_census(census: Census, path: str | Path, target_name: str | None = None) -> Path:
     """Positions, positions up to symmetry, jump sequences and game sequences (ending there) per
-    level; the format follows the file's extension."""
+    level; the format follows the file's extension; ``target_name`` names the target node."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -29,7 +29,7 @@ def plot_census(census: Census, path: str | Path) -> Path:
     ax.set_yscale("log")
     ax.set_xlabel("jumps from the start")
     ax.set_ylabel("count (log scale)")
-    target = "" if census.target is None else f", target node {census.target}"
+    target = "" if census.target is None else f", last stone on {target_name or census.target}"
     ax.set_title(f"census of {census.board} from {len(census.start)} stones{target}")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)
