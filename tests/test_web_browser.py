@@ -258,6 +258,9 @@ def test_solve_streams_progress_then_shows_the_answer(page):
     page.click("#solve-show")
     wait_text(page, "#verdict", "valid, optimal")
     shot(page, "puzzles-solve")
+    page.select_option("#puzzle-select", label="Two by Two")  # the run's answer is One by One's
+    wait_text(page, "#solve-log", "(a run of One by One)", exact=False)
+    assert page.is_disabled("#solve-show")
 
 
 # ---------------------------------------------------------------- sequences
@@ -440,6 +443,24 @@ def test_a_late_computer_reply_after_a_switch_changes_nothing(page):
     state = game.apply(game.start(), game.parse_move(text, game.start()))  # a That's My Line move
     shown = page.eval_on_selector_all("#game-svg .stone", "els => els.map(e => Number(e.dataset.stone)).sort()")
     assert shown == sorted(s.node for s in game.diagram(state).get("stones", []))
+
+
+def test_undo_while_the_computer_thinks_stops_it(page):
+    game = get_game("power-of-two")
+    state = game.start()
+    choose_game(page, "power-of-two")
+    page.fill("#game-seconds", "2")
+    page.select_option("#game-mode", "1")  # the computer plays the second player
+    move = game.legal_moves(state)[0]
+    page.fill("#game-move", game.format_move(move, state))
+    page.click("#game-move-form button")
+    wait_text(page, "#game-clicks", "the computer is thinking…")
+    page.click("#game-undo")  # takes back the move the computer was answering
+    page.wait_for_function("document.body.dataset.ply === '0'")
+    time.sleep(2.5)  # past the time its reply would have come
+    assert page.eval_on_selector("body", "b => b.dataset.ply") == "0"
+    assert page.inner_text("#game-moves") == game.format_move(move, state)  # kept for redo, not played
+    assert page.is_enabled("#game-redo")
 
 
 def test_bad_records_give_one_sentence_and_leave_the_page_as_it_was(page):
