@@ -134,10 +134,8 @@ async function loadRecord(rec) {
 }
 
 async function refresh(clicks = []) {
-  const guard = () => true;
   const epoch = games.epoch;
-  const v = await api("/api/game", { ...record(games.cursor), clicks },
-    { guard: () => epoch === games.epoch && guard() });
+  const v = await api("/api/game", { ...record(games.cursor), clicks }, { guard: () => epoch === games.epoch });
   await showGame(v);
 }
 
