@@ -133,9 +133,12 @@ class _Worker:
 
     def poll_ready(self) -> bool:
         """Whether the warm-up has ended (reads the worker's ready message when it is there)."""
-        if not self.ready and self.conn.poll():
-            kind, _ = self.conn.recv()
-            self.ready = kind == "ready"
+        try:
+            if not self.ready and self.conn.poll():
+                kind, _ = self.conn.recv()
+                self.ready = kind == "ready"
+        except (EOFError, OSError):  # it died warming up: the next call finds it dead and replaces it
+            return False
         return self.ready
 
     def stop(self) -> None:

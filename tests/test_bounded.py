@@ -146,3 +146,17 @@ def test_run_async_cancels_when_the_client_is_gone():
         assert pool.run(add, 2, 3, time_limit=30).value == 5
     finally:
         pool.close()
+
+
+def die() -> None:
+    os._exit(3)
+
+
+def test_a_worker_that_dies_is_reported_and_replaced():
+    pool = WorkerPool(workers=1, queue=0, start_method="fork")
+    try:
+        outcome = pool.run(die, time_limit=30)
+        assert (outcome.status, outcome.message) == ("crashed", "not decided: the worker ended (exit code 3)")
+        assert pool.run(add, 4, 5, time_limit=30).value == 9
+    finally:
+        pool.close()
