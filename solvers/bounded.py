@@ -84,8 +84,11 @@ def _limit_text(seconds: float) -> str:
 
 
 # ---------------------------------------------------------------- the child
-def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None) -> None:
-    """A worker: cap its address space, warm up, then run calls from the pipe until it closes."""
+def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0) -> None:
+    """A worker: lower its priority, cap its address space, warm up, then run calls from the pipe
+    until it closes."""
+    if nice:
+        os.nice(nice)
     if memory_mb is not None:
         import resource
 
@@ -120,9 +123,9 @@ def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None
 class _Worker:
     """One child process and the parent's end of its pipe."""
 
-    def __init__(self, ctx: Any, memory_mb: int | None, warm: Callable[[], Any] | None):
+    def __init__(self, ctx: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_child_main, args=(child, memory_mb, warm), daemon=True)
+        self.process = ctx.Process(target=_child_main, args=(child, memory_mb, warm, nice), daemon=True)
         self.process.start()
         child.close()
         self.ready = False
@@ -232,15 +235,17 @@ def run_bounded(func: Callable[..., Any], *args: Any, time_limit: float, memory_
 class WorkerPool:
     """``workers`` child processes (default: the core count) with ``queue`` more calls waiting
     for one; a call beyond that raises :class:`PoolBusy` at once. Workers start lazily (on
-    :meth:`start` or the first call) and run ``warm`` first; :meth:`close` kills them all and
-    ends every waiting call as cancelled."""
+    :meth:`start` or the first call) and run ``warm`` first; with ``nice`` they run at that much
+    lower a priority (the caller's own process stays responsive on a busy machine); :meth:`close`
+    kills them all and ends every waiting call as cancelled."""
 
     def __init__(self, workers: int | None = None, queue: int = 4, memory_mb: int | None = None,
-                 warm: Callable[[], Any] | None = None, start_method: str = "spawn"):
+                 warm: Callable[[], Any] | None = None, start_method: str = "spawn", nice: int = 0):
         self.size = max(1, workers or os.cpu_count() or 1)
         self.queue = max(0, queue)
         self.memory_mb = memory_mb
         self.warm = warm
+        self.nice = nice
         self.ctx = mp.get_context(start_method)
         self.cond = threading.Condition()
         self.idle: list[_Worker] = []
@@ -255,7 +260,10 @@ class WorkerPool:
         with self.cond:
             if not self.started and not self.closed:
                 self.started = True
-                self.idle = [_Worker(self.ctx, self.memory_mb, self.warm) for _ in range(self.size)]
+                self.idle = [self._worker() for _ in range(self.size)]
+
+    def _worker(self) -> _Worker:
+        return _Worker(self.ctx, self.memory_mb, self.warm, self.nice)
 
     @property
     def warming(self) -> bool:
@@ -333,7 +341,7 @@ class WorkerPool:
                 elif worker.alive() and not worker.conn.closed:
                     self.idle.append(worker)
                 else:  # stopped at a cap: a fresh worker takes its place
-                    self.idle.append(_Worker(self.ctx, self.memory_mb, self.warm))
+                    self.idle.append(self._worker())
             self.cond.notify_all()
 
     async def run_async(self, func: Callable[..., Any], *args: Any, time_limit: float,

@@ -160,3 +160,15 @@ def test_a_worker_that_dies_is_reported_and_replaced():
         assert pool.run(add, 4, 5, time_limit=30).value == 9
     finally:
         pool.close()
+
+
+def niceness() -> int:
+    return os.nice(0)
+
+
+def test_workers_run_at_a_lower_priority_when_asked():
+    pool = WorkerPool(workers=1, queue=0, nice=5, start_method="fork")
+    try:
+        assert pool.run(niceness, time_limit=30).value == min(19, os.nice(0) + 5)
+    finally:
+        pool.close()

@@ -25,7 +25,9 @@ from .common import BadRequest, plain
 class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
     the cap of a check, sequence or click (seconds), the extra a computer move may take past its
-    thinking time, the longest solver run, and each worker's memory (MB, None: no cap)."""
+    thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether the
+    workers warm up at start, and how much lower their priority is than the server's (so the
+    event loop answers plain requests first on a busy machine)."""
 
     workers: int | None = None
     queue: int = 4
@@ -34,6 +36,7 @@ class Limits:
     solve_seconds: float = 120.0
     memory_mb: int | None = 3072
     warm: bool = True
+    nice: int = 10
 
 
 def warm_up() -> None:
@@ -85,7 +88,7 @@ class Work:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.pool = WorkerPool(workers=limits.workers, queue=limits.queue, memory_mb=limits.memory_mb,
-                               warm=warm_up if limits.warm else None)
+                               warm=warm_up if limits.warm else None, nice=limits.nice)
         self.runs = SolverRun(self)
         self.cache: dict[str, Any] = {}
 
