@@ -76,6 +76,11 @@ async function main() {
     initSequences(meta), initGames(meta, link.view === "games" ? link.data : null)]);
   if (link.error) announce(link.error);
   show(document.body.dataset.view);
+  window.addEventListener("hashchange", () => {  // a link typed or pasted into this tab
+    const next = linkPayload();
+    if (next.data || next.error) location.reload();
+    else if (VIEWS.includes(next.view)) show(next.view);
+  });
   document.body.dataset.ready = "1";
 }
 main().catch((e) => {
