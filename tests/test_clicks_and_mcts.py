@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from powertwo.cli import main
 from powertwo.rules import Game, RulesError, game_names, get_game
-from powertwo.solvers.mcts import choose_move
+from powertwo.solvers.players import choose_move
 
 
 def walk_clicks(game, state, move) -> None:

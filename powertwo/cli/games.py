@@ -242,7 +242,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
     moves in notation, illegal ones refused with the reason. Commands: a move, `moves`, `undo`,
     `save FILE`, `help`, `quit`."""
     from powertwo.rules import RulesError
-    from powertwo.solvers.mcts import choose_move
+    from powertwo.solvers.players import choose_move
 
     machine = None if computer is None else ("light", "dark").index(computer)
 

@@ -93,7 +93,7 @@ def jump_clicks(data: Mapping) -> dict:
 
 def computer_move(data: Mapping) -> dict:
     """The computer's move in the game the record reaches (its thinking time and seed from the request)."""
-    from powertwo.solvers.mcts import choose_move
+    from powertwo.solvers.players import choose_move
 
     game, record, res, _ = game_record(data)
     seconds = field(data, "seconds", (int, float), 1.0)

@@ -1,0 +1,284 @@
+"""The computer player: Monte-Carlo tree search (UCT) over the shared ``Game`` interface.
+
+It asks the referee for moves, applies them and reads the outcome, so it plays every
+registered game; a game's evaluation (:mod:`.evaluations`) makes it stronger there:
+
+* **Playouts** play random moves for the game's ``playout_plies`` and score the position
+  reached by the evaluation (a logistic of evaluation / scale: a win probability); a
+  playout that ends the game scores the result. A game without an evaluation plays its
+  playouts to the end.
+* **Root moves** are ordered by the evaluation of the position each leads to, and a move
+  that wins at once is played at once.
+* **Progressive widening**: a node visited ``n`` times considers at most
+  ``WIDENING * sqrt(n)`` of its moves (root: best evaluated first; deeper: a random order),
+  so wide games (Tower of Power's 614 moves) search deep enough to see replies.
+* **Proven results**: a node whose mover has a move that wins at once is a proven loss
+  for the player who moved into it; the root and its children look for such moves when
+  first expanded (up to :data:`SCAN_LIMIT` moves), so the player takes a win in one and
+  avoids a move that allows one when it can.
+
+Strength is the thinking time per move (``seconds`` or a named :data:`LEVELS` entry); the
+search is seeded, so with a budget counted in ``playouts`` a move is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from powertwo.rules import Game, RulesError
+from powertwo.solvers.players.evaluations import Evaluation, evaluation_for
+
+WIDE_LIMIT = 200
+"""Moves considered in a position whose legal moves are too many to list (and no evaluation helps)."""
+EXPLORATION = 1.0
+WIDENING = 2.0
+SCAN_LIMIT = 700
+"""Most moves a node scans for a win in one (root and its children)."""
+END_PLIES = 2000
+"""Safety bound on a playout of a game without an evaluation; beyond it the playout counts as a draw."""
+LEVELS: dict[str, float] = {"easy": 0.25, "normal": 1.0, "strong": 3.0}
+"""Seconds a move for each named level (normal is the workbench's default)."""
+
+
+@dataclass(eq=False)
+class _Node:
+    state: Any
+    mover: int  # who moved into this node (values are from that player's side)
+    move: Any = None
+    parent: "_Node | None" = None
+    untried: list | None = None  # built on the first expansion
+    children: list["_Node"] = field(default_factory=list)
+    visits: int = 0
+    value: float = 0.0
+    proven: float | None = None  # 1.0: a win for the mover, 0.0: a loss
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The chosen move, how many playouts were run, and the seconds used."""
+
+    move: Any
+    playouts: int
+    seconds: float
+    value: float
+    """The chosen move's mean score for the mover (1 = win, 0.5 = draw)."""
+
+
+def moves_of(game: Game, state: Any) -> list:
+    """The moves the player considers: the evaluation's candidates where it has them, else the legal
+    moves, or the first :data:`WIDE_LIMIT` where the game refuses to list them all."""
+    ev = evaluation_for(game.name)
+    if ev is not None and ev.candidates is not None:
+        return ev.candidates(game, state)
+    try:
+        return game.legal_moves(state)
+    except RulesError:
+        return game.moves(state).first(WIDE_LIMIT)
+
+
+def random_move(game: Game, state: Any, rng: random.Random) -> Any:
+    """A random move: the evaluation's draw where it has one, else one drawn uniformly from
+    :func:`moves_of` (``None`` when there is none)."""
+    ev = evaluation_for(game.name)
+    if ev is not None and ev.random_move is not None:
+        return ev.random_move(game, state, rng)
+    moves = moves_of(game, state)
+    return rng.choice(moves) if moves else None
+
+
+def seconds_for(level: str) -> float:
+    """The seconds a move of a named level; raises :class:`RulesError` for an unknown name."""
+    if level not in LEVELS:
+        raise RulesError(f"level {level}: unknown (choose one of {', '.join(LEVELS)})")
+    return LEVELS[level]
+
+
+def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
+                seed: int = 0, plies: int | None = None, level: str | None = None) -> SearchResult:
+    """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
+    playouts when given, otherwise after ``seconds`` (or the seconds of ``level``), at least one
+    playout either way; ``plies`` overrides the game's playout length.
+    Raises :class:`RulesError` when the game is over or there is no legal move."""
+    if game.outcome(state) is not None:
+        raise RulesError("the game is over: there is no move to choose")
+    if level is not None:
+        seconds = seconds_for(level)
+    began = time.perf_counter()
+    search = _Search(game, random.Random(seed), None if playouts is not None else began + seconds, plies)
+    root = _Node(state, mover=1 - state.to_move)
+    root.untried = search.ordered_root_moves(state)
+    if not root.untried:
+        raise RulesError("no legal move in this position")
+    if len(root.untried) == 1 or search.winning is not None:
+        move = search.winning if search.winning is not None else root.untried[0]
+        if search.winning is None and search.ev is not None and search.ev.finish is not None:
+            move = search.ev.finish(game, state, move)
+        return SearchResult(move, 0, time.perf_counter() - began, 1.0 if search.winning is not None else 0.5)
+    count = 0
+    while True:
+        search.iterate(root)
+        count += 1
+        if root.proven is not None:
+            break
+        if playouts is not None:
+            if count >= playouts:
+                break
+        elif time.perf_counter() >= began + seconds:
+            break
+    best = _final_choice(root)
+    move = search.ev.finish(game, state, best.move) if search.ev and search.ev.finish else best.move
+    return SearchResult(move, count, time.perf_counter() - began, best.value / max(best.visits, 1))
+
+
+def _final_choice(root: _Node) -> _Node:
+    won = [c for c in root.children if c.proven == 1.0]
+    if won:
+        return won[0]
+    alive = [c for c in root.children if c.proven != 0.0] or root.children
+    return max(alive, key=lambda c: (c.visits, c.value))
+
+
+class _Search:
+    """One search's game, random source, deadline and evaluation."""
+
+    def __init__(self, game: Game, rng: random.Random, deadline: float | None, plies: int | None):
+        self.game, self.rng, self.deadline = game, rng, deadline
+        self.ev: Evaluation | None = evaluation_for(game.name)
+        self.plies = plies if plies is not None else (self.ev.playout_plies if self.ev else END_PLIES)
+        self.winning: Any = None
+
+    def ordered_root_moves(self, state: Any) -> list:
+        """The root's moves, best evaluated last (moves are popped from the end); notes a win in one."""
+        game, mover = self.game, state.to_move
+        moves = moves_of(game, state)
+        scored = []
+        for i, move in enumerate(moves):
+            after = game._apply(state, move)  # the move came from the referee's list
+            out = game.outcome(after)
+            if out is not None and out.winner == mover:
+                self.winning = move
+                return moves
+            score = self.ev.evaluate(game, after, mover) if self.ev else 0.0
+            scored.append((score, self.rng.random(), i))
+        scored.sort()
+        return [moves[i] for _, _, i in scored]
+
+    def iterate(self, root: _Node) -> None:
+        """One selection, expansion, playout and back-propagation."""
+        node, depth = root, 0
+        while True:
+            if node.proven is not None:
+                break
+            if node.untried is None:
+                self._open(node, depth)
+                if node.proven is not None:
+                    break
+            if node.untried and len(node.children) < max(1, math.ceil(WIDENING * math.sqrt(node.visits))):
+                node = self._expand(node)
+                depth += 1
+                break
+            if not node.children:
+                break
+            node = self._select(node)
+            depth += 1
+        value0 = self._leaf_value(node)
+        self._backpropagate(node, value0)
+
+    def _open(self, node: _Node, depth: int) -> None:
+        """Build a node's move list (random order); near the root, look for a win in one."""
+        game, state = self.game, node.state
+        node.untried = moves_of(game, state)
+        self.rng.shuffle(node.untried)
+        if depth == 1 and len(node.untried) <= SCAN_LIMIT:
+            mover = state.to_move
+            for move in node.untried:
+                out = game.outcome(game._apply(state, move))
+                if out is not None and out.winner == mover:
+                    node.proven = 0.0
+                    _prove_parent(node)
+                    return
+
+    def _expand(self, node: _Node) -> _Node:
+        assert node.untried is not None
+        move = node.untried.pop()
+        state = self.game._apply(node.state, move)
+        child = _Node(state, mover=node.state.to_move, move=move, parent=node)
+        out = self.game.outcome(state)
+        if out is not None:
+            child.untried = []
+            child.proven = 0.5 if out.winner is None else float(out.winner == child.mover)
+            if child.proven == 0.5:
+                child.proven = None  # a draw is scored, not proven
+        node.children.append(child)
+        if child.proven is not None:
+            _prove_parent(child)
+        return child
+
+    def _select(self, node: _Node) -> _Node:
+        log_n = math.log(node.visits or 1)
+        best, best_score = node.children[0], -math.inf
+        for c in node.children:
+            if c.proven is not None:
+                score = c.proven * 10.0  # a proven win first, a proven loss last
+            else:
+                score = c.value / max(c.visits, 1) + EXPLORATION * math.sqrt(log_n / max(c.visits, 1))
+            if score > best_score:
+                best, best_score = c, score
+        return best
+
+    def _leaf_value(self, node: _Node) -> float:
+        """Player 0's score of the node: its proven or final result, else a playout's."""
+        if node.proven is not None:
+            return node.proven if node.mover == 0 else 1.0 - node.proven
+        out = self.game.outcome(node.state)
+        if out is not None:
+            return 0.5 if out.winner is None else float(out.winner == 0)
+        return self._playout(node.state)
+
+    def _playout(self, state: Any) -> float:
+        """Player 0's score after random plies: the result if the game ends, else the evaluation."""
+        game, rng = self.game, self.rng
+        for _ in range(self.plies):
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                break
+            move = random_move(game, state, rng)
+            if move is None:
+                break
+            state = game._apply(state, move)
+            out = game.outcome(state)
+            if out is not None:
+                return 0.5 if out.winner is None else float(out.winner == 0)
+        if self.ev is None:
+            return 0.5
+        x = self.ev.evaluate(game, state, 0) / self.ev.scale
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+    @staticmethod
+    def _backpropagate(node: _Node, value0: float) -> None:
+        up: _Node | None = node
+        while up is not None:
+            up.visits += 1
+            up.value += value0 if up.mover == 0 else 1.0 - value0
+            up = up.parent
+
+
+def _prove_parent(child: _Node) -> None:
+    """Carry a proven child up: a won child loses its parent's mover the game; a parent all of whose
+    moves are tried and lost is won for its mover."""
+    node = child.parent
+    while node is not None:
+        kids = node.children
+        if any(c.proven == 1.0 for c in kids):
+            node.proven = 0.0
+        elif not node.untried and node.untried is not None and kids and all(c.proven == 0.0 for c in kids):
+            node.proven = 1.0
+        else:
+            return
+        node = node.parent
+
+
+__all__ = ["LEVELS", "SearchResult", "choose_move", "moves_of", "random_move", "seconds_for", "WIDE_LIMIT"]
