@@ -154,7 +154,25 @@ def test_cli_census_english_first_levels(tmp_path):
     assert "stopped after 4 jumps" in result.output
 
 
-def test_cli_refuses_parquet_without_dask():
-    result = CliRunner().invoke(main, ["census", "--board", "english", "--parquet", "x"])
+@pytest.mark.parametrize("args, message", [
+    (["--board", "english", "--parquet", "x"], "--parquet: only the dask engine writes levels, not numba"),
+    (["--board", "english", "--engine", "dask", "--solvable"],
+     "--solvable: the backward pass runs on the numba engine, not dask"),
+    (["--board", "netzwerk"], "board netzwerk: 85 nodes; the census packs a position into 64 bits"),
+])
+def test_cli_refuses_what_it_cannot_count(args, message):
+    result = CliRunner().invoke(main, ["census", *args])
     assert result.exit_code == 2
-    assert "--parquet: only the dask engine writes levels, not numba" in result.output
+    assert result.output.strip().endswith(message)
+
+
+def test_cli_plain_engine_equals_compiled_engine_on_the_english_start(tmp_path):
+    out = {}
+    for engine in ("plain", "numba"):
+        path = tmp_path / f"{engine}.json"
+        result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", engine, "--target", "17",
+                                           "--max-levels", "6", "--json", str(path)])
+        assert result.exit_code == 0, result.output
+        data = json.loads(path.read_text())
+        out[engine] = [{k: v for k, v in lv.items() if k not in ("seconds", "memory_bytes")} for lv in data["levels"]]
+    assert out["plain"] == out["numba"]

@@ -68,13 +68,17 @@ class CensusTables:
         return len({image(p, position) for p in self.group})
 
 
+def check_size(board: Board) -> None:
+    if board.size > MAX_NODES:
+        raise CensusError(f"board {board.name}: {board.size} nodes; the census packs a position into "
+                          f"{MAX_NODES} bits")
+
+
 def census_tables(board: Board, start: Iterable[NodeId], target: NodeId | None = None) -> CensusTables:
     """The tables for a census of ``board`` from ``start``; the symmetry group is the board's
     symmetries that map the start onto itself (and fix ``target`` when one is given), so that
     symmetric positions have equal counts."""
-    if board.size > MAX_NODES:
-        raise CensusError(f"board {board.name}: {board.size} nodes; the census packs a position into "
-                          f"{MAX_NODES} bits")
+    check_size(board)
     nodes = sorted(set(start))
     if not nodes:
         raise CensusError("start position: no stones")
@@ -129,6 +133,7 @@ def centre_node(board: Board) -> NodeId:
 def default_start(board: Board) -> list[NodeId]:
     """The start a census takes when none is given: the central game (every node but the centre)
     on the English board, else the Get a Jump On reverse puzzle's default position."""
+    check_size(board)
     if board.name in ENGLISH:
         centre = centre_node(board)
         return [v for v in board.nodes if v != centre]
