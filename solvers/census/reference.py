@@ -4,8 +4,20 @@ every engine shares, counted by Burnside's lemma over the paths that a symmetry 
 
 from __future__ import annotations
 
+from powertwo.boards import Board
+
 from .counts import Level
 from .tables import CensusTables, Position, image
+
+
+def plain_successors(board: Board, position: Position) -> list[Position]:
+    """Every position one jump away, read straight from the board's jump triples (not from the
+    engines' masks): a stone on ``a`` jumps over the stone on ``b`` onto the free ``c``."""
+    out = []
+    for a, b, c in board.jumps:
+        if position >> (a - 1) & 1 and position >> (b - 1) & 1 and not position >> (c - 1) & 1:
+            out.append(position ^ (1 << (a - 1)) ^ (1 << (b - 1)) ^ (1 << (c - 1)))
+    return out
 
 
 def plain_levels(tables: CensusTables, max_levels: int | None = None) -> tuple[list[Level], int]:
@@ -21,7 +33,7 @@ def plain_levels(tables: CensusTables, max_levels: int | None = None) -> tuple[l
         nxt: dict[Position, int] = {}
         dead = []
         for pos, count in level.items():
-            children = tables.successors(pos)
+            children = plain_successors(tables.board, pos)
             if not children:
                 dead.append(pos)
             for child in children:

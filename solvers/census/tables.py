@@ -111,11 +111,17 @@ def census_board(name: str) -> Board:
 
 
 def english_board() -> Board:
-    try:
-        from powertwo.solvers.jump import english_board as build  # type: ignore[attr-defined]
-    except ImportError:
-        from powertwo.solvers.jump_search import english_board as build
-    return build()
+    """The English board as the jump solver builds it (its test and benchmark board)."""
+    import importlib
+
+    for name in ("powertwo.solvers.jump", "powertwo.solvers.jump.search", "powertwo.solvers.jump_search"):
+        try:
+            build = getattr(importlib.import_module(name), "english_board", None)
+        except ImportError:
+            continue
+        if build is not None:
+            return build()
+    raise CensusError("board english: the jump solver's english_board is not found")
 
 
 def centre_node(board: Board) -> NodeId:
