@@ -12,7 +12,7 @@ import random
 
 from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkState
 
-PLAYOUT_PLIES = 2
+PLAYOUT_PLIES = 0
 SCALE = 3.0
 
 
