@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 GOAL_MS = 50.0
 PLAIN_GOAL_MS = 500.0
@@ -118,11 +118,26 @@ def hostile_requests() -> list[tuple[str, str]]:
             ("/api/check", json.dumps({"puzzle": "thats-my-line", "record": [], "stones": 10**30}))]
 
 
+def watch_plain(url: str, stop: Any, out: Any) -> None:
+    """``GET /api/meta`` every 50 ms until ``stop`` is set; the latencies (ms) go to ``out``
+    (run in its own process, so the load generator's threads do not delay its clock)."""
+    import httpx
+
+    latencies = []
+    with httpx.Client(base_url=url, timeout=60) as client:
+        while not stop.is_set():
+            began = time.perf_counter()
+            client.get("/api/meta").raise_for_status()
+            latencies.append((time.perf_counter() - began) * 1000)
+            time.sleep(0.05)
+    out.send(latencies)
+
+
 def load_run(url: str, moves: int = 40, seconds: float = 1.0) -> dict:
     """``moves`` computer moves and the hostile requests at once against the server at ``url``,
-    while ``GET /api/meta`` is asked every 50 ms: the statuses by request kind and the plain
-    request's latencies (ms)."""
-    import threading
+    while another process asks ``GET /api/meta`` every 50 ms: the statuses by request kind and the
+    plain request's latencies (ms)."""
+    import multiprocessing as mp
     from collections import Counter
     from concurrent.futures import ThreadPoolExecutor
 
@@ -131,30 +146,25 @@ def load_run(url: str, moves: int = 40, seconds: float = 1.0) -> dict:
     game = {"game": "power-of-two", "moves": [], "seconds": seconds}
     jobs = [("computer", "/api/game/computer", json.dumps(dict(game, seed=k))) for k in range(moves)]
     jobs += [("hostile", path, data) for path, data in hostile_requests()]
-    done = threading.Event()
-    latencies: list[float] = []
+    ctx = mp.get_context("spawn")
+    stop, (got, sent) = ctx.Event(), ctx.Pipe(duplex=False)
+    watcher = ctx.Process(target=watch_plain, args=(url, stop, sent))
+    watcher.start()
+    limits = httpx.Limits(max_connections=len(jobs))
+    with httpx.Client(base_url=url, timeout=300, limits=limits) as client:
 
-    def plain() -> None:
-        with httpx.Client(base_url=url, timeout=60) as client:
-            while not done.is_set():
-                began = time.perf_counter()
-                client.get("/api/meta").raise_for_status()
-                latencies.append((time.perf_counter() - began) * 1000)
-                time.sleep(0.05)
-
-    def send(job: tuple[str, str, str]) -> tuple[str, int]:
-        with httpx.Client(base_url=url, timeout=300) as client:
+        def send(job: tuple[str, str, str]) -> tuple[str, int]:
             return job[0], client.post(job[1], content=job[2].encode(),
                                        headers={"Content-Type": "application/json"}).status_code
 
-    watcher = threading.Thread(target=plain)
-    watcher.start()
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        hostile = [pool.submit(send, job) for job in jobs[moves:]]  # the hostile ones first, to reach workers
-        time.sleep(0.5)
-        statuses = Counter(pool.map(send, jobs[:moves]))
-        statuses.update(f.result() for f in hostile)
-    done.set()
+        time.sleep(1.0)  # the watcher is asking before the load comes
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            hostile = [pool.submit(send, job) for job in jobs[moves:]]  # the hostile ones first, to reach workers
+            time.sleep(0.5)
+            statuses = Counter(pool.map(send, jobs[:moves]))
+            statuses.update(f.result() for f in hostile)
+    stop.set()
+    latencies = got.recv()
     watcher.join()
     return {"statuses": statuses, "latencies": latencies}
 
