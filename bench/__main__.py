@@ -4,7 +4,7 @@ from importlib import import_module
 
 # Each benchmark module has ``main()`` that prints a table.
 BENCHMARKS: tuple[str, ...] = (
-    "perft", "line_puzzles", "thats_my_line", "jump", "web",
+    "perft", "line_puzzles", "thats_my_line", "jump", "web", "census", "opponent",
 )
 
 if __name__ == "__main__":
