@@ -47,3 +47,19 @@ def test_no_product_function_is_longer_than_the_limit():
                 if lines > MAX_FUNCTION_LINES:
                     long_functions[f"{path.relative_to(ROOT)}:{node.name}"] = lines
     assert long_functions == {}
+
+
+def test_every_package_folder_is_listed_for_the_wheel():
+    """A wheel holds only the packages pyproject lists: a folder with an ``__init__.py`` missing
+    from the list would be importable in the checkout and missing after ``pip install``."""
+    import tomllib
+
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {name: ROOT / folder for name, folder in settings["package-dir"].items()}
+    folders["powertwo"] = ROOT / "powertwo"
+    found = set()
+    for name, folder in folders.items():
+        for init in folder.rglob("__init__.py"):
+            parts = init.parent.relative_to(folder).parts
+            found.add(".".join((name, *parts)))
+    assert sorted(found - set(settings["packages"])) == []
