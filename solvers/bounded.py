@@ -86,7 +86,7 @@ def _limit_text(seconds: float) -> str:
 # ---------------------------------------------------------------- the child
 def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0) -> None:
     """A worker: lower its priority, cap its address space, warm up, then run calls from the pipe
-    until it closes."""
+    until it closes (the caller gone: it ends quietly)."""
     if nice:
         os.nice(nice)
     if memory_mb is not None:
@@ -94,30 +94,37 @@ def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None
 
         cap = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    if warm is not None:
-        try:
-            warm()
-        except Exception:  # noqa: BLE001,S110 - a failed warm-up only costs the first call its compile
-            pass
-    conn.send(("ready", None))
-    while True:
-        try:
-            func, args, kwargs, wants_progress = conn.recv()
-        except (EOFError, OSError):
-            return
-        conn.send(("started", None))
-        if wants_progress:
-            kwargs = dict(kwargs, progress=lambda line: conn.send(("progress", _first_line(line))))
-        try:
-            message: tuple[str, Any] = ("done", func(*args, **kwargs))
-        except MemoryError:
-            message = ("memory", None)
-        except Exception as exc:  # noqa: BLE001 - sent to the caller, who decides
-            message = ("failed", exc)
-        try:
-            conn.send(message)
-        except Exception as exc:  # noqa: BLE001 - an unpicklable value or exception
-            conn.send(("failed", RuntimeError(f"{exc.__class__.__name__}: {exc}")))
+    try:
+        if warm is not None:
+            try:
+                warm()
+            except Exception:  # noqa: BLE001,S110 - a failed warm-up only costs the first call its compile
+                pass
+        conn.send(("ready", None))
+        while True:
+            _serve_one(conn)
+    except (EOFError, OSError):
+        return
+
+
+def _serve_one(conn: Any) -> None:
+    """Take one call from the pipe, run it, send back how it ended."""
+    func, args, kwargs, wants_progress = conn.recv()
+    conn.send(("started", None))
+    if wants_progress:
+        kwargs = dict(kwargs, progress=lambda line: conn.send(("progress", _first_line(line))))
+    try:
+        message: tuple[str, Any] = ("done", func(*args, **kwargs))
+    except MemoryError:
+        message = ("memory", None)
+    except Exception as exc:  # noqa: BLE001 - sent to the caller, who decides
+        message = ("failed", exc)
+    try:
+        conn.send(message)
+    except (EOFError, OSError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - an unpicklable value or exception
+        conn.send(("failed", RuntimeError(f"{exc.__class__.__name__}: {exc}")))
 
 
 class _Worker:
