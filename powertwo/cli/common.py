@@ -7,7 +7,8 @@ import math
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any, Iterable, Iterator
 
 import click
 
@@ -67,6 +68,39 @@ def fail(message: str, code: int = 2) -> None:
     """One line on stderr, then exit."""
     click.echo(f"powertwo: {_short(message.splitlines()[0]) if message else 'error'}", err=True)
     sys.exit(code)
+
+
+class OutputError(ValueError):
+    """An output path that would destroy something: an existing file without ``--force``, or an
+    input of the same command."""
+
+
+def output_path(path: str | Path, force: bool, inputs: Iterable[str | Path | None] = ()) -> Path:
+    """The file a command may write: refused (one :class:`OutputError` line) when it already
+    exists and ``force`` is false, when it is a directory, or when it is one of ``inputs`` (the
+    files the command reads, such as a board file or the answer file; never overwritten, even with
+    ``force``). Inputs that are shipped names rather than files are ignored."""
+    out = Path(path)
+    for given in inputs:
+        if given is None:
+            continue
+        source = Path(given)
+        try:
+            same = source.exists() and out.exists() and out.samefile(source)
+        except OSError:
+            same = False
+        if same or out.resolve() == source.resolve():
+            raise OutputError(f"{out}: is also an input of this command, not overwritten (write elsewhere)")
+    if out.is_dir():
+        raise OutputError(f"{out}: is a directory, give a file to write")
+    if out.exists() and not force:
+        raise OutputError(f"{out}: already exists, not overwritten (give --force to replace it)")
+    return out
+
+
+def force_option(command: Any) -> Any:
+    """The ``--force`` flag every command that writes a file takes."""
+    return click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")(command)
 
 
 def echo_json(data: Any) -> None:
