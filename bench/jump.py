@@ -39,10 +39,16 @@ from pathlib import Path
 
 from powertwo.boards import Board, load, save
 from powertwo.solvers.jump import (
-    BENCH_HALVES, BENCH_OPTIMA, BENCH_UNSOLVABLE, agrees_with_optimum, solve_forward, solve_reverse,
+    BENCH_HALVES,
+    BENCH_OPTIMA,
+    BENCH_UNSOLVABLE,
+    agrees_with_optimum,
+    solve_forward,
+    solve_reverse,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, KernelSearch, MoveGenerator
-from powertwo.solvers.jump_search import JumpTables, ReverseSearch, english_board, mask_of, node_at
+from powertwo.solvers.jump.engine import ReverseSearch
+from powertwo.solvers.jump.kernel import EXHAUSTED, KernelSearch, MoveGenerator
+from powertwo.solvers.jump.tables import JumpTables, english_board, mask_of, node_at
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEED_SEEDS = (2, 4, 5)

@@ -34,7 +34,7 @@ def run_board(out: Path, board_name: str, progress: Progress) -> list[ResultRow]
     started = time.perf_counter()
     try:  # the forward search is unbounded on the default board's job; here it gets a time limit
         jump.solve_forward(load(board_name), time_limit=FORWARD_SECONDS)
-    except jump.ForwardImpossible as exc:  # proven: the stone bound of jump_search.forward_bound
+    except jump.ForwardImpossible as exc:  # proven: the stone bound of jump.forward.forward_bound
         progress(f"{jump.FORWARD} on {board_name}: {exc}")
         why = str(exc).split(": ", 2)[-1]
         rows.append(ResultRow(jump.FORWARD, f"corner {jump.corner_of(load(board_name), None)}", "none exists",

@@ -12,20 +12,39 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from powertwo.boards import load
-from powertwo.cli import main
 from powertwo.solvers.jump import (
-    BENCH_HALVES, BENCH_HELD_OUT_SEEDS, BENCH_OPTIMA, BENCH_SEEDS, BENCH_TUNING_SEEDS, BENCH_UNSOLVABLE,
-    agrees_with_optimum, check_forward, check_reverse, diagram_forward, diagram_reverse, read_position, solve_forward,
+    BENCH_HALVES,
+    BENCH_HELD_OUT_SEEDS,
+    BENCH_OPTIMA,
+    BENCH_SEEDS,
+    BENCH_TUNING_SEEDS,
+    BENCH_UNSOLVABLE,
+    agrees_with_optimum,
+    check_forward,
+    check_reverse,
+    diagram_forward,
+    diagram_reverse,
+    read_position,
+    solve_forward,
     solve_reverse,
 )
-from powertwo.solvers.jump_search import (
-    JumpTables, Pagoda, ReverseSearch, english_board, mask_of, merson_regions, node_at, nodes_of, pagoda_for,
-    plain_bfs, popcount, position_classes, random_solvable, valid_pagoda,
+from powertwo.solvers.jump.engine import ReverseSearch, plain_bfs
+from powertwo.solvers.jump.invariants import Pagoda, merson_regions, pagoda_for, position_classes, valid_pagoda
+from powertwo.solvers.jump.kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, MoveGenerator
+from powertwo.solvers.jump.kernel.hashing import _slot
+from powertwo.solvers.jump.tables import (
+    JumpTables,
+    english_board,
+    mask_of,
+    node_at,
+    nodes_of,
+    popcount,
+    random_solvable,
 )
-from powertwo.solvers.jump_kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, MoveGenerator, _slot
 from powertwo.solvers.registry import SolutionError
+
+from powertwo.cli import main
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 P2 = load("power-of-two")
@@ -449,7 +468,6 @@ def test_cli_check_and_exit_codes(tmp_path):
 
 def test_cp_sat_model_agrees_with_cnf_and_search():
     from ortools.sat.python import cp_model
-
     from powertwo.models.jump import decode_moves, reverse_model
 
     pos = random_solvable(ENGLISH, CENTRE, 7, seed=5)
@@ -644,7 +662,8 @@ def test_leaf_tests_never_refute_a_clearable_position(board):
     parity, are necessary conditions: on positions cleared by one or two chains played backwards,
     and on random positions, with the last jumper given or not, they never refute what the exact
     recursion clears; and they do refute."""
-    from powertwo.solvers.jump_kernel import PARITY, REACH, _alone, _first_movers, _last_movers, scratch_for
+    from powertwo.solvers.jump.kernel.leaves import _alone, _first_movers, _last_movers
+    from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
     tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
@@ -683,7 +702,8 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
     hold the one that does; with two left and no chain, the stones the parity test allows to make
     the first hold the one that does: positions cleared by the chain of a first stone, then a second
     stone's, with every node as a target or only the node where the last stone ends."""
-    from powertwo.solvers.jump_kernel import PARITY, REACH, _first_movers, _last_movers, scratch_for
+    from powertwo.solvers.jump.kernel.leaves import _first_movers, _last_movers
+    from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
     tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
@@ -709,8 +729,8 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
 
 def _bare_in_the_area_of_three(ks, mask: np.uint64) -> int:
     """How many stones of ``mask`` no jump inside the area of three passes over (see
-    :func:`~powertwo.solvers.jump_kernel._first_of_three`)."""
-    from powertwo.solvers.jump_kernel import _groups, _trail_system
+    :func:`~powertwo.solvers.jump.kernel.finishes._first_of_three`)."""
+    from powertwo.solvers.jump.kernel.leaves import _groups, _trail_system
 
     home, piv = np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.uint64)
     area = mask
@@ -728,7 +748,8 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     positions cleared by three chains are rare: the first ten of each from seed 10,000 on). With
     no bare stone the test names the first movers that fit, not every stone: some finishes let
     fewer stones than can jump make the first move."""
-    from powertwo.solvers.jump_kernel import _first_of_three, scratch_for
+    from powertwo.solvers.jump.kernel.finishes import _first_of_three
+    from powertwo.solvers.jump.kernel.workspace import scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
     scratch = scratch_for(ks.ovec)
@@ -783,7 +804,8 @@ def test_one_bare_finish_matches_brute_force():
     import itertools
     import random
 
-    from powertwo.solvers.jump_kernel import PAIR_FILTER_BITS, _one_bare_finish, scratch_for
+    from powertwo.solvers.jump.kernel.finishes import _one_bare_finish
+    from powertwo.solvers.jump.kernel.workspace import PAIR_FILTER_BITS, scratch_for
 
     ks = KernelSearch(P2, P2.nodes[:2], symmetry=False, perimeter=0)
     scratch = scratch_for(ks.ovec)
@@ -818,7 +840,7 @@ def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
     """Positions built by 2 to 5 chains played backwards on the Power of Two board (where the reach
     tests prune: no backward perimeter with 64 targets) are cleared within that many moves by the
     kernel (one thread, or two sharing the tables), and its answer replays in the checker."""
-    from powertwo.solvers.jump_kernel import chains
+    from powertwo.solvers.jump.kernel import chains
 
     ks = KernelSearch(P2, P2.nodes[:32], workers=workers)      # one instance, searched from each start
     sizes = []
@@ -841,7 +863,7 @@ def test_a_finish_met_by_any_symmetric_walk_replays_from_the_start():
     the first walk to meet a finish answers: its jumps are mapped back to the start's own nodes. From
     each of the 8 images of chain-built positions, the walk's answer replays in the checker (and
     the jumps of an image other than the identity are not the start's as they stand)."""
-    from powertwo.solvers.jump_kernel import PAUSED, chains
+    from powertwo.solvers.jump.kernel import PAUSED, chains
 
     ks = KernelSearch(P2, P2.nodes[:32], workers=1)
     assert len(ks.perms) == 8
@@ -957,7 +979,7 @@ def _promise(board, pos, j):
 def test_movers_near_the_root_go_by_promise():
     """The movers of a state near the root are tried most promising first (the most stones their
     reach can jump), ties from the lowest node up; every mover exactly once."""
-    from powertwo.solvers.jump_kernel import _order_movers
+    from powertwo.solvers.jump.kernel.walk import _order_movers
 
     pos = sketch_seed(3)
     movers = pos[::2]
@@ -977,7 +999,7 @@ def test_ordering_by_promise_changes_the_order_not_the_verdicts():
     verdicts on the sketch board's seed 5 (3 moves refuted, 4 found); the answers found differ and
     both replay."""
     from powertwo.solvers.jump import replay_reverse
-    from powertwo.solvers.jump_kernel import chains
+    from powertwo.solvers.jump.kernel import chains
 
     pos = sketch_seed(5)
     answers = []
@@ -1005,7 +1027,7 @@ def test_hash_slots_depend_on_every_node():
 def test_table_entries_torn_by_two_threads_are_not_read():
     """With workers, two threads may write one slot at once: the key from one write can stand beside
     the entry word of another. An entry word carries a check of its key, so such a slot is a miss."""
-    from powertwo.solvers.jump_kernel import _tt_entry, _tt_get, _tt_put
+    from powertwo.solvers.jump.kernel.hashing import _tt_entry, _tt_get, _tt_put
 
     tk, td, stats = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), np.zeros(5, dtype=np.int64)
     a, b = np.uint64(0b1011 << 20), np.uint64(0b1101 << 33)
@@ -1123,7 +1145,7 @@ def test_a_short_first_answer_comes_before_the_search_for_any_finish():
     moves, where the search for any finish alone first finds 15. Both runs end optimal, and the
     answers replay."""
     from powertwo.solvers.jump import replay_reverse
-    from powertwo.solvers.jump_kernel import FIRST_NODES, FIRST_STEP
+    from powertwo.solvers.jump.kernel import FIRST_NODES, FIRST_STEP
 
     pos = solve_forward(P2, seed=2)["final_position"]
     short = KernelSearch(P2, pos).run(node_limit=20_000_000)
@@ -1165,7 +1187,7 @@ def test_beam_finds_shorter_answers_that_replay():
     """The beam (upper bounds) turns the first finish of the sketch board's seed 4 (22 moves) into an
     answer at most half as long, which the checker replays to one stone on a target."""
     from powertwo.solvers.jump import replay_reverse
-    from powertwo.solvers.jump_kernel import chains
+    from powertwo.solvers.jump.kernel import chains
 
     pos = sketch_seed(4)
     ks = KernelSearch(SKETCH, pos)
@@ -1214,7 +1236,7 @@ def test_forward_bound_proves_the_netzwerk_board_impossible():
     most 25 stones, so no forward answer of 32, refused as impossible before any search. On the
     Power of Two board the same bound allows 53."""
     from powertwo.solvers.jump import ForwardImpossible
-    from powertwo.solvers.jump_search import forward_bound
+    from powertwo.solvers.jump.forward import forward_bound
 
     net = load("netzwerk")
     corner = net.node("e06")
@@ -1243,8 +1265,8 @@ def test_clicks_only_offer_what_the_checker_accepts(puzzle):
     accepted, every other node is refused, and the answer so far always replays in the checker."""
     import random
 
-    from powertwo.solvers import jump_clicks as jc
     from powertwo.solvers.jump import check_forward, replay_forward, replay_reverse
+    from powertwo.solvers.jump import clicks as jc
 
     origin = P2.node("a13") if puzzle == "jump-forward" else committed("jump-reverse")["position"]
     rng = random.Random(7)
@@ -1275,7 +1297,7 @@ def test_clicks_only_offer_what_the_checker_accepts(puzzle):
 def test_loading_the_kernel_is_announced_once_per_process():
     """Numba loads (or, on a machine's first run, compiles) the kernel when the first search of a
     process is set up: that search's progress says so, later ones do not."""
-    code = ("from powertwo.boards import load; from powertwo.solvers.jump_kernel import KernelSearch; "
+    code = ("from powertwo.boards import load; from powertwo.solvers.jump.kernel import KernelSearch; "
             "board = load('power-of-two'); said = []; "
             "[KernelSearch(board, [1, 2, 4], progress=said.append) for _ in range(2)]; print(said)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)

@@ -516,7 +516,7 @@ def test_solver_progress_streams_as_server_sent_events(client):
 
 
 def test_jump_reverse_on_an_uploaded_board_with_its_own_position(client):
-    from powertwo.solvers.jump_search import english_board, random_solvable
+    from powertwo.solvers.jump.tables import english_board, random_solvable
 
     board = english_board()
     position = random_solvable(board, 17, 6, seed=3)

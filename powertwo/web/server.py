@@ -61,7 +61,7 @@ def jump_clicks(data: Mapping) -> dict:
     """Get a Jump On built by clicks: the chains so far (as in the solution file), plus one click
     or an undo; answers the stones, what may come next, the referee's reason for a refused click
     and the checker's verdict (:mod:`powertwo.solvers.jump_clicks`)."""
-    from powertwo.solvers import jump_clicks as jc
+    from powertwo.solvers.jump import clicks as jc
     from powertwo.solvers.jump import corner_of, default_position, read_position
 
     puzzle, page = puzzle_of(data, "jump")

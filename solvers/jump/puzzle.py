@@ -1,6 +1,6 @@
-"""Get a Jump On (RULES.md section 5): forward placement and reverse peg solitaire by moves.
+"""Get a Jump On (RULES.md section 5): the puzzles' entry points, answer files and checkers.
 
-Registers ``jump-forward`` and ``jump-reverse``.
+The package registers ``jump-forward`` and ``jump-reverse`` (:mod:`powertwo.solvers.jump`).
 
 Forward result / solution file::
 
@@ -18,66 +18,42 @@ field it does not know. Run facts (``seconds``, ``engine``, ``proof``, ``positio
 ``stopped``, ``note``, ``workers``, ``answers``: when each shorter answer came) are taken as given:
 they say how a run went; the answer files in ``results/`` carry no ``seconds`` or ``answers`` (their
 timings are in ``results/timings.json``), so a rerun writes them byte for byte the same.
-The engine is :mod:`powertwo.solvers.jump_search` (IDA* on moves); the second backend is the
-CP-SAT time-step model :mod:`powertwo.models.jump`.
+The reverse search runs on the compiled kernel (:mod:`powertwo.solvers.jump.kernel`); the second
+backend (``--backend sat``) is the time-step model :mod:`powertwo.models.jump` as CNF, solved by
+CaDiCaL through PySAT. The pure-Python engine (:mod:`powertwo.solvers.jump.engine`) is the kernel's
+referee in the tests and the results job.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError, NodeId
 
-from .jump_kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch, chains as _kernel_chains
-from .jump_search import (
-    ForwardStep, JumpTables, ReverseSearch, forward_bound, forward_final, forward_search, nodes_of,
+from ..fields import board_fields, known_fields
+from ..registry import (
+    CheckReport,
+    Progress,
+    SolutionError,
+    no_progress,
+    read_json_file,
+    require,
 )
-from .fields import board_fields, known_fields
-from .satcall import Budget, sat_call
-from .registry import (
-    CheckReport, Progress, Puzzle, ResultRow, SolutionError, no_progress, read_json_file, register_puzzle, require,
-)
+from ..satcall import Budget, sat_call
+from .engine import ReverseSearch
+from .forward import ForwardStep, forward_bound, forward_final, forward_search
+from .kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch
+from .kernel import chains as _kernel_chains
+from .tables import JumpTables, nodes_of
 
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
 STONES = 32
 BACKENDS = ("search", "sat")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
-BENCH_TUNING_SEEDS = tuple(range(1, 21))
-"""The benchmark's tuning half: the final positions of 20 seeded forward answers (every one with
-chain jumps). The search may be tuned on these."""
-BENCH_HELD_OUT_SEEDS = tuple(range(21, 41))
-"""The benchmark's held-out half: 20 more seeded forward finals of the same kind, never used for
-tuning; its figures are the ones that count."""
-BENCH_SEEDS = (1, 2, 3, 4, 5)
-"""Tuning seeds whose reverse answers the results job writes as files with diagrams."""
-BENCH_HALVES = {"tuning": BENCH_TUNING_SEEDS, "held-out": BENCH_HELD_OUT_SEEDS}
 SAT_SOLVER = "cadical195"
-BENCH_NODES = 40_000_000
-"""Positions (single-jump states) the kernel may visit per benchmark position in the results job (one
-thread; a cap, unlike seconds, gives the same answer on every machine)."""
-BENCH_OPTIMA = {1: 3, 2: 4, 3: 3, 4: 4, 5: 4, 6: 3, 7: 3, 8: 4, 9: 3, 10: 4, 11: 4, 12: 4, 13: 3, 14: 4, 15: 4,
-                16: 4, 17: 4, 18: 3, 19: 4, 20: 3,
-                21: 3, 22: 4, 23: 3, 24: 4, 25: 4, 26: 4, 27: 4, 28: 3, 29: 4, 30: 4, 31: 5, 32: 4, 33: 4, 34: 4,
-                35: 3, 36: 3, 37: 3, 38: 3, 39: 2, 40: 3}
-"""Fewest moves from each benchmark seed's final position on ``power-of-two``, proven by the kernel
-(one thread, run to the end: "no finish within optimum - 1 moves" by exhausted search; each
-within 16 s). Every answer is held against them (:func:`agrees_with_optimum`): by the tests for the
-committed files, by ``bench`` for its runs."""
-BENCH_UNSOLVABLE = {
-    "stones on the 8 unjumpable nodes": (1, 5, 27, 28, 37, 38, 60, 64),
-    "two outer corners": (1, 64),
-    "16 stones drawn at random": (3, 5, 11, 18, 24, 26, 28, 29, 33, 35, 38, 41, 44, 47, 52, 55),
-    "12 stones drawn at random": (6, 11, 12, 17, 20, 24, 39, 43, 48, 52, 54, 55),
-}
-"""Benchmark positions with no one-stone finish on ``power-of-two``: stones that can never be jumped
-(the middle of no jump: a1, m1, a13, m13, f6, h6, f8, h8), and random positions the kernel proves
-infeasible by exhausted search (g1 m1 h3 l4 k5 c6 h6 k6 i7 m7 h8 c9 i9 b10 c11 h11; d2 h3 i3 j4 c5
-k5 k8 g9 d10 c11 f11 h11)."""
 SAT_CONFLICT_LIMIT = 300_000
 """Conflicts the results job gives the SAT backend on the default position (a conflict limit,
 unlike seconds, gives the same answer on every machine; about 25 s)."""
@@ -482,9 +458,8 @@ def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:
     "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or the budget (time,
     conflicts, Ctrl-C) runs out. The floor is the admissible bound of the search (unjumpable
     stones, Merson regions)."""
-    from pysat.solvers import Solver
-
     from powertwo.models.jump import decode_cnf, reverse_cnf
+    from pysat.solvers import Solver
 
     rs = ReverseSearch(board, start, targets=targets, pagodas=False)
     if not rs.targets:
@@ -652,157 +627,3 @@ def diagram_reverse(data: Mapping, board: Board, *, names: str | None = None):
     return panels(board, frames, columns=6, panel_px=260, legend=legend)
 
 
-# ---------------------------------------------------------------------------- results
-def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg", "png")) -> list[str]:
-    from powertwo.boards.draw import save
-
-    answer = {k: v for k, v in data.items() if k not in RUN_TIMES}  # timings go to timings.json
-    (out / f"{stem}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
-    files = [f"{stem}.json"]
-    for ext in exts:
-        save(diagram(data, board), out / f"{stem}.{ext}")
-        files.append(f"{stem}.{ext}")
-    return files
-
-
-def results(out: Path, progress: Progress, board_name: str = "power-of-two", bench: bool = True,
-            sat_conflicts: int = SAT_CONFLICT_LIMIT) -> list[ResultRow]:
-    from powertwo.boards import load
-
-    board = load(board_name)
-    rows = []
-    fwd = solve_forward(board)
-    files = _write(out, FORWARD, fwd, diagram_forward, board)
-    chains = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
-    progress(f"{FORWARD}: 31 steps, {chains} with chain jumps, {fwd['seconds']} s")
-    rows.append(ResultRow(FORWARD, f"corner {board.label(fwd['corner'])}", "31 steps", "found (any answer is optimal)",
-                          "search", "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
-    rev = solve_reverse(board, position=fwd["final_position"], node_limit=BENCH_NODES, progress=progress)
-    files = _write(out, REVERSE, rev, diagram_reverse, board)
-    progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
-    sat = solve_reverse(board, position=fwd["final_position"], backend="sat", conflict_limit=sat_conflicts)
-    progress(f"{REVERSE} by SAT: {sat_summary(sat)}, {sat['seconds']} s")
-    agree = ["search (kernel)"]
-    timings = {"search": rev["seconds"], "sat": sat["seconds"]}
-    if bench:   # the default board: the pure-Python engine, the kernel's referee, re-derives the optimum
-        began = time.perf_counter()
-        ref = ReverseSearch(board, fwd["final_position"], progress=progress).run(node_limit=PYTHON_ENGINE_NODES)
-        timings["python engine"] = round(time.perf_counter() - began, 3)
-        progress(f"{REVERSE} by the Python engine: {'optimal' if ref.proven else 'not proven'}, bound {ref.bound}, "
-                 f"{ref.nodes:,} positions, {timings['python engine']} s")
-        if ref.proven and ref.positions is not None and len(ref.positions) - 1 == rev["objective"]:
-            agree.append("python engine")
-    if sat["status"] == "optimal" and sat["objective"] == rev["objective"]:
-        agree.append("sat")
-    rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]),
-                          f"{rev['status']} (bound {rev['bound']})", ", ".join(agree),
-                          f"sat backend: {sat_summary(sat)}", rev["seconds"], tuple(files), timings))
-    if bench:
-        rows.extend(bench_results(out, board, progress))
-    return rows
-
-
-def sat_summary(result: Mapping) -> str:
-    """The SAT backend's result in words, e.g. "optimal 3 (bound 3)" or "no answer within 1,000,000
-    conflicts (bound 1)"."""
-    if result["objective"] is None:
-        why = {"infeasible": "proven: no finish"}.get(result["status"], f"no answer ({result.get('stopped', 'none')})")
-        return f"{why} (bound {result['bound']})"
-    tail = f", {result['stopped']}" if result.get("stopped") else ""
-    return f"{result['status']} {result['objective']} moves (bound {result['bound']}{tail})"
-
-
-def agrees_with_optimum(status: str, objective: int | None, bound: int, optimum: int | None) -> bool:
-    """Whether an answer is consistent with the known fewest moves ``optimum`` (None: no finish exists):
-    ``optimal`` equals it, ``feasible`` brackets it (bound <= optimum <= answer), ``infeasible``
-    only where there is none, ``unknown`` with a bound not above it."""
-    if optimum is None:
-        return status in ("infeasible", "unknown")
-    if status == "optimal":
-        return objective == bound == optimum
-    if status == "feasible":
-        return objective is not None and bound <= optimum <= objective
-    return status == "unknown" and bound <= optimum
-
-
-def bench_half(seed: int) -> str:
-    """The half of the benchmark a seed belongs to (``tuning`` or ``held-out``)."""
-    return next(name for name, seeds in BENCH_HALVES.items() if seed in seeds)
-
-
-def bench_results(out: Path, board: Board, progress: Progress, node_limit: int = BENCH_NODES) -> list[ResultRow]:
-    """The benchmark set, each position capped at ``node_limit`` positions searched (so the statuses are
-    reproducible on any machine): the seeded forward finals of both halves (:data:`BENCH_HALVES`;
-    those of :data:`BENCH_SEEDS` with an answer file and a diagram each, the others a summary each in
-    ``jump-bench.json``) and the unsolvable positions (a summary each); one row per half and one for
-    the unsolvable ones."""
-    entries = []
-    rows = []
-    more: list[dict] = []
-    timings: dict[str, dict[str, float]] = {half: {} for half in (*BENCH_HALVES, "unsolvable")}
-    for seed in (*BENCH_TUNING_SEEDS, *BENCH_HELD_OUT_SEEDS):
-        fwd = solve_forward(board, seed=seed)
-        best = solve_reverse(board, position=fwd["final_position"], node_limit=node_limit)
-        chain_steps = sum(len(s["jumps"]) > 1 for s in fwd["steps"])
-        half = bench_half(seed)
-        timings[half][f"seed {seed}"] = best["seconds"]
-        progress(f"jump-bench seed {seed} ({half}): {best['status']}, best {best['objective']}, bound "
-                 f"{best['bound']}, {best['seconds']} s")
-        entry = {"seed": seed, "half": half, "position": fwd["final_position"], "chain_steps": chain_steps,
-                 "status": best["status"], "objective": best["objective"], "bound": best["bound"],
-                 "proof": best["proof"], "positions_searched": best["positions_searched"]}
-        if seed not in BENCH_SEEDS:
-            more.append({"name": f"seed {seed}", **entry})
-            continue
-        stem = f"jump-bench-{seed}"
-        files = _write(out, stem, dict(best, seed=seed, chain_steps=chain_steps), diagram_reverse, board, exts=("svg",))
-        entries.append(dict(entry, forward_steps=fwd["steps"], file=f"{stem}.json"))
-        optimum = "none found" if best["objective"] is None else str(best["objective"])
-        rows.append(ResultRow(REVERSE, f"benchmark seed {seed} ({half})", optimum,
-                              f"{best['status']} (bound {best['bound']})", "search (kernel)",
-                              f"{chain_steps} forward steps with chains", best["seconds"], tuple(files)))
-    for name, position in BENCH_UNSOLVABLE.items():
-        best = solve_reverse(board, position=list(position), node_limit=node_limit)
-        more.append({"name": name, "half": "unsolvable", "position": list(position), "status": best["status"],
-                     "objective": best["objective"], "bound": best["bound"], "proof": best["proof"],
-                     "positions_searched": best["positions_searched"]})
-        timings["unsolvable"][name] = best["seconds"]
-        progress(f"jump-bench {name}: {best['status']}, bound {best['bound']}, {best['seconds']} s")
-    for half, seeds in (*BENCH_HALVES.items(), ("unsolvable", tuple(BENCH_UNSOLVABLE))):
-        ran = [e for e in [*entries, *more] if e["half"] == half]
-        counts = Counter(e["status"] for e in ran)
-        statuses = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
-        what = (f"benchmark, {half} half: {len(seeds)} seeded forward finals" if half != "unsolvable"
-                else f"benchmark: {len(seeds)} unsolvable positions")
-        rows.append(ResultRow(REVERSE, what, "see jump-bench.json", statuses, "search (kernel)",
-                              "summary per position in jump-bench.json", sum(timings[half].values()),
-                              ("jump-bench.json",), timings[half]))
-    (out / "jump-bench.json").write_text(json.dumps({
-        **board_fields(board), "search_node_limit": node_limit,
-        "halves": {half: list(seeds) for half, seeds in BENCH_HALVES.items()},
-        "positions": entries, "more_positions": more}, indent=1) + "\n", encoding="utf-8")
-    return rows
-
-
-# ---------------------------------------------------------------------------- registry
-register_puzzle(Puzzle(
-    name=FORWARD,
-    title="Get a Jump On, forward: 31 placement steps with chain jumps",
-    solve=solve_forward,
-    check=check_forward,
-    diagram=diagram_forward,
-    results=None,
-    options=("backend", "time_limit", "corner"),
-    order=50,
-))
-
-register_puzzle(Puzzle(
-    name=REVERSE,
-    title="Get a Jump On, reverse: peg solitaire to one stone in the fewest moves",
-    solve=solve_reverse,
-    check=check_reverse,
-    diagram=diagram_reverse,
-    results=results,
-    options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory", "workers"),
-    order=51,
-))

@@ -20,8 +20,9 @@ from typing import Any, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
 
-from .jump import FORWARD, REVERSE, STONES, JumpTables, parse_chains, replay_forward, replay_reverse
-from .registry import SolutionError, board_fields
+from ..registry import SolutionError, board_fields
+from .puzzle import FORWARD, REVERSE, STONES, parse_chains, replay_forward, replay_reverse
+from .tables import JumpTables
 
 Chain = tuple[NodeId, tuple[NodeId, ...]]
 
