@@ -72,8 +72,7 @@ def _one_bare_finish(k: np.uint64, removal: np.ndarray, m: int, end: np.ndarray,
     them. The sums of ``k`` and a removal go into a hash set, the sums of ``k`` and two removals set
     two bits each in the filter ``pairs`` (:data:`PAIR_FILTER_BITS`; left empty); the sums of sides
     and an end are looked up, and a key with both bits set is checked exactly (is ``key + k`` + a
-    removal a removal?). The filter took 31 us a state on seed 116's, an exact hash set of the
-    pairs behind a filter of 65,536 bits 47 (2026-11-26)."""
+    removal a removal?). The filter is cheaper per state than an exact hash set of the pairs."""
     found = False
     for e in range(n_ends):
         if end[e] == k:
@@ -163,10 +162,9 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     with both bits set is checked exactly: is ``key + e_w`` one of the ``S`` (a small hash set of
     some 250) for some end? About 50-70 us a state, against some 90 positions of search it spares
     on average (the moves of J1, each chain prefix tested by :func:`_first_movers`); an exact hash
-    set of the 16,000 sums, as before, took 165-256 us (2026-11-26). The keys are looked up J1 by
-    J1, and the J1s with a fit are the answer: on seed 117's states that pass, 202 of the 835
-    stones that can jump (until then a fit let every stone move first, and each of their chains
-    cost a two-move test). More than :data:`WIDE_MOST` sums: every stone that can jump, without
+    set of the 16,000 sums costs about three times as much. The keys are looked up J1 by J1, and
+    the J1s with a fit are the answer (on seed 117's states that pass, 202 of the 835 stones that
+    can jump). More than :data:`WIDE_MOST` sums: every stone that can jump, without
     looking. ``scratch`` as in :func:`_first_of_three`."""
     lay = _layout(ovec.shape[0])
     small = lay.small

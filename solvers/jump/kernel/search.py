@@ -49,6 +49,7 @@ from .walk import _run
 from .workspace import scratch_for
 
 Progress = Callable[[str], None]
+Moves = list[tuple[NodeId, list[NodeId]]]
 
 @dataclass
 class KernelResult:
@@ -337,8 +338,7 @@ class KernelSearch:
 
     def _scratches(self, count: int) -> list[np.ndarray]:
         """``count`` work spaces for the walks of one search, kept for the next: a new one costs more
-        than a beam probe's whole search (1.2 MB to clear; 2026-11-26, seed 117's beam: 16 walks a
-        probe, 75% of the beam's time went to setting up walks)."""
+        than a beam probe's whole search (1.2 MB to clear)."""
         while len(self._scratch) < count:
             self._scratch.append(scratch_for(self.ovec))
         return self._scratch[:count]
@@ -419,10 +419,8 @@ class KernelSearch:
         start (with one image, one per worker, the second from the highest node down), in turns of
         ``SLICE / 8`` positions. The walks share the transposition table, keyed on canonical
         positions, so a refutation costs about what one walk's does, and the first walk to meet a
-        finish ends the search. Measured with one thread (2026-11-26): seed 116's 5-move
-        refutation 2,087,386 positions with its 8 walks against 2,086,637 with one; its 6-move
-        finish 13.9 million positions (49.8 s) against 36.3 million (130 s); seed 120's 3.3 million
-        (9.4 s) against 11.1 million (33 s)."""
+        finish ends the search (a finish comes after far fewer positions than with one walk, a
+        refutation after about as many)."""
         start = self.start_nodes if start is None else start
         if budget is None:
             scratch = self._scratches(2 * len(self.perms))
@@ -588,132 +586,166 @@ class KernelSearch:
         the beam (:meth:`beam`) and branch and bound until it stalls (:data:`STALL_NODES`), together
         within :data:`UPPER_SHARE` of the limit, then iterative deepening on moves from the admissible
         bound up to one below the best found (without a limit, the beam runs when a budget stalls)."""
-        started = time.perf_counter()
-        started_nodes = self.nodes
-        deadline = None if time_limit is None else started + time_limit
-        log: list[str] = []
-
-        def note(msg: str) -> None:
-            msg = f"{msg} ({self.nodes:,} positions, {time.perf_counter() - started:.2f} s)"
-            log.append(msg)
-            self.progress(msg)
-
-        def result(moves, bound, proven, infeasible, proof) -> KernelResult:
-            return KernelResult(moves, bound, proven, infeasible, self.nodes, time.perf_counter() - started, proof,
-                                log, first_s, first_m, self.interrupted, answers)
-
-        answers: list[tuple[float, int]] = []
-
-        def better(moves: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
-            if not answers or len(moves) < answers[-1][1]:
-                answers.append((time.perf_counter() - started, len(moves)))
-            return moves
-
-        first_s: float | None = None
-        first_m: int | None = None
-        cap = self.stones - 1 if max_moves is None else max_moves
+        r = _Run(self, time.perf_counter(), self.nodes, self.stones - 1 if max_moves is None else max_moves)
         if not self.setup.targets:
-            return result(None, cap + 1, True, True, self.setup.why_none)
-        any_deadline = None if time_limit is None else started + time_limit * ANY_SHARE
+            return r.result(None, r.cap + 1, True, True, self.setup.why_none)
+        r.low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
+        first = self._first_finish(r, time_limit, node_limit)
+        if isinstance(first, KernelResult):
+            return first
+        best = first
+        if (time_limit is not None or node_limit is not None) and best is not None:
+            upper = self._upper_bounds(r, best, time_limit, node_limit, stall)
+            if isinstance(upper, KernelResult):
+                return upper
+            best = upper
+        return self._deepen(r, best, time_limit, node_limit, stall, max_moves is None)
+
+    def _first_finish(self, r: _Run, time_limit: float | None, node_limit: int | None) -> KernelResult | Moves | None:
+        """The first answer of :meth:`run`: short searches within the bound plus :data:`FIRST_STEP` moves
+        (then twice that), else the search for any finish within :data:`ANY_SHARE` of the limit. Returns
+        the answer, None (none in its share), or the run's result (infeasible, or Ctrl-C)."""
+        any_deadline = None if time_limit is None else r.started + time_limit * ANY_SHARE
         any_nodes = None if node_limit is None else int(node_limit * ANY_SHARE)
-        low = int(_lower_bound(np.uint64(mask_of(self.start_nodes)), -1, self.targets, self.unj, self.regions))
         status, jumps = PAUSED, list[tuple[int, int]]()
-        first_deadline = None if time_limit is None else started + time_limit * ANY_SHARE / 2
-        for within in (low + self.first_step, low + 2 * self.first_step):   # a short first answer, if one comes soon
-            if not self.first_step or within > cap or self.interrupted:
+        first_deadline = None if time_limit is None else r.started + time_limit * ANY_SHARE / 2
+        for within in (r.low + self.first_step, r.low + 2 * self.first_step):   # a short first answer, if soon
+            if not self.first_step or within > r.cap or self.interrupted:
                 break
             first_nodes = FIRST_NODES if any_nodes is None else min(FIRST_NODES, any_nodes // 4)
             status, jumps = self.search(within, first_deadline, first_nodes, label=f"a finish within {within} moves")
             if status == FOUND:
-                note(f"first finish within {within} moves: {len(chains(jumps))} moves")
+                r.note(f"first finish within {within} moves: {len(chains(jumps))} moves")
                 break
-            note(f"first finish within {within} moves: " + ("none (search exhausted)" if status == EXHAUSTED
-                                                            else f"none within {first_nodes:,} positions"))
+            r.note(f"first finish within {within} moves: " + ("none (search exhausted)" if status == EXHAUSTED
+                                                              else f"none within {first_nodes:,} positions"))
         short = status == FOUND
         if not short:
             status, jumps = self.search(None, any_deadline, any_nodes, label="any finish")
         if status == EXHAUSTED:
-            note("any finish: none (search exhausted)")
-            return result(None, cap + 1, True, True, "exhausted search: no sequence of jumps leaves one stone"
-                          + self.setup.where)
-        best: list[tuple[NodeId, list[NodeId]]] | None = None
+            r.note("any finish: none (search exhausted)")
+            return r.result(None, r.cap + 1, True, True, "exhausted search: no sequence of jumps leaves one stone"
+                            + self.setup.where)
         if status == PAUSED:
             if self.interrupted:
-                note("any finish: interrupted (Ctrl-C)")
-                return result(None, low, False, False, "")
-            note("any finish: none within its share of the limit (the deepening goes on)")
-        else:
-            best = better(chains(jumps))
-            first_s, first_m = time.perf_counter() - started, len(best)
-            if not short:
-                note(f"any finish: {len(best)} moves")
+                r.note("any finish: interrupted (Ctrl-C)")
+                return r.result(None, r.low, False, False, "")
+            r.note("any finish: none within its share of the limit (the deepening goes on)")
+            return None
+        best = r.better(chains(jumps))
+        r.first_s, r.first_m = time.perf_counter() - r.started, len(best)
+        if not short:
+            r.note(f"any finish: {len(best)} moves")
+        return best
 
-        def refuted(budget: int) -> str:
-            if budget <= low:
-                return (f"no finish within {budget - 1} moves: admissible lower bound "
-                        "(unjumpable stones, Merson regions)")
-            return f"exhausted search: no finish within {budget - 1} moves"
-
-        limited = deadline is not None or node_limit is not None
-
-        def polish(given: list[tuple[NodeId, list[NodeId]]],
-                   shorter: list[tuple[NodeId, list[NodeId]]]) -> list[tuple[NodeId, list[NodeId]]]:
-            """Logs what the beam brought (its answer is never longer than the one it was given)."""
-            note(f"beam: {len(shorter)} moves" if len(shorter) < len(given) else "beam: no shorter answer")
-            return better(shorter)
-        # with a limit, branch and bound first: better answers early (its failed budgets stay in the
-        # table as proofs for the deepening below); it ends when STALL_NODES positions bring no better
-        # answer (``stall``), or after UPPER_SHARE of the limit
-        if limited and best is not None and len(best) - 1 > low:
+    def _upper_bounds(self, r: _Run, best: Moves, time_limit: float | None, node_limit: int | None,
+                      stall: int) -> KernelResult | Moves:
+        """With a limit: the beam, then branch and bound (better answers early; its failed budgets stay
+        in the table as proofs for the deepening), until ``stall`` positions bring no better answer or
+        :data:`UPPER_SHARE` of the limit is spent. Returns the best answer, or the run's result."""
+        low = r.low
+        if len(best) - 1 > low:
             beam_nodes = stall if node_limit is None else int(node_limit * BEAM_SHARE)
-            shorter = self.beam(best, None if time_limit is None else started + time_limit * BEAM_SHARE, beam_nodes)
-            best = polish(best, shorter)
+            shorter = self.beam(best, None if time_limit is None else r.started + time_limit * BEAM_SHARE, beam_nodes)
+            best = r.polish(best, shorter)
             if self.interrupted:
-                return result(best, low, False, False, refuted(low))
-        share_deadline = None if time_limit is None else started + time_limit * UPPER_SHARE
-        share_nodes = None if node_limit is None else started_nodes + int(node_limit * UPPER_SHARE)
-        while limited and best is not None and len(best) - 1 >= low:
+                return r.result(best, low, False, False, r.refuted(low))
+        share_deadline = None if time_limit is None else r.started + time_limit * UPPER_SHARE
+        share_nodes = None if node_limit is None else r.started_nodes + int(node_limit * UPPER_SHARE)
+        while len(best) - 1 >= low:
             left = stall if share_nodes is None else min(stall, share_nodes - self.nodes)
             if left <= 0:
                 break
             status, jumps = self.search(len(best) - 1, share_deadline, left,
                                         label=f"branch and bound below {len(best)}")
             if status == FOUND:
-                best = better(chains(jumps))
-                note(f"branch and bound: {len(best)} moves")
+                best = r.better(chains(jumps))
+                r.note(f"branch and bound: {len(best)} moves")
             elif status == EXHAUSTED:
-                note(f"branch and bound: none within {len(best) - 1} moves")
-                return result(best, len(best), True, False, refuted(len(best)))
+                r.note(f"branch and bound: none within {len(best) - 1} moves")
+                return r.result(best, len(best), True, False, r.refuted(len(best)))
             elif self.interrupted:
-                note(f"branch and bound below {len(best)}: interrupted (Ctrl-C)")
-                return result(best, low, False, False, refuted(low))
+                r.note(f"branch and bound below {len(best)}: interrupted (Ctrl-C)")
+                return r.result(best, low, False, False, r.refuted(low))
             else:
-                note("branch and bound: no better answer within its share of the limit"
-                     if share_deadline is not None and time.perf_counter() > share_deadline
-                     else f"branch and bound: no better answer within {left:,} positions")
+                r.note("branch and bound: no better answer within its share of the limit"
+                       if share_deadline is not None and time.perf_counter() > share_deadline
+                       else f"branch and bound: no better answer within {left:,} positions")
                 break
-        # iterative deepening raises the proven bound; without a limit, a budget that takes more
-        # than ``stall`` positions ends the run (the answer stays feasible, with the bound so far)
-        budget = low
-        while budget < (cap + 1 if best is None else min(len(best), cap + 1)):
+        return best
+
+    def _deepen(self, r: _Run, best: Moves | None, time_limit: float | None, node_limit: int | None, stall: int,
+                whole: bool) -> KernelResult:
+        """Iterative deepening from the admissible bound up to one below ``best``: the first finish is
+        optimal. Without a limit, a budget that takes more than ``stall`` positions ends the run (the
+        answer stays feasible, with the bound so far). ``whole``: no cap on the moves was given (so
+        refuting every budget up to the cap proves infeasible)."""
+        limited = time_limit is not None or node_limit is not None
+        deadline = None if time_limit is None else r.started + time_limit
+        budget = r.low
+        while budget < (r.cap + 1 if best is None else min(len(best), r.cap + 1)):
             remaining = stall if not limited else None if node_limit is None else node_limit - self.nodes
             if remaining is not None and remaining <= 0:
-                return result(best, budget, False, False, refuted(budget))
+                return r.result(best, budget, False, False, r.refuted(budget))
             status, jumps = self.search(budget, deadline, remaining,
                                         label=f"{budget} moves (best {'none' if best is None else len(best)})")
             if status == PAUSED:
                 why = ("interrupted (Ctrl-C)" if self.interrupted else "time or position limit reached" if limited
                        else f"{stall:,} positions reached")
-                note(f"{why} while searching {budget} moves")
+                r.note(f"{why} while searching {budget} moves")
                 if not limited and not self.interrupted and best is not None and len(best) - 1 > budget:
-                    best = polish(best, self.beam(best, None, stall))   # the bound stays: improve the answer
-                return result(best, budget, False, False, refuted(budget))
+                    best = r.polish(best, self.beam(best, None, stall))   # the bound stays: improve the answer
+                return r.result(best, budget, False, False, r.refuted(budget))
             if status == FOUND:
-                best = better(chains(jumps))
-                note(f"{budget} moves: found")
-                return result(best, budget, True, False, refuted(budget))
-            note(f"{budget} moves: none")
+                best = r.better(chains(jumps))
+                r.note(f"{budget} moves: found")
+                return r.result(best, budget, True, False, r.refuted(budget))
+            r.note(f"{budget} moves: none")
             budget += 1
         if best is None:    # every budget up to the cap refuted, and no finish uses more moves
-            return result(None, cap + 1, True, max_moves is None, refuted(cap + 1))
-        return result(best, len(best), True, False, refuted(len(best)))
+            return r.result(None, r.cap + 1, True, whole, r.refuted(r.cap + 1))
+        return r.result(best, len(best), True, False, r.refuted(len(best)))
+
+
+@dataclass
+class _Run:
+    """What one :meth:`KernelSearch.run` has so far: its clock, log and answers."""
+
+    search: KernelSearch
+    started: float
+    started_nodes: int
+    cap: int
+    """The most moves an answer may have."""
+    low: int = 0
+    """The admissible lower bound of the start."""
+    log: list[str] = field(default_factory=list)
+    answers: list[tuple[float, int]] = field(default_factory=list)
+    first_s: float | None = None
+    first_m: int | None = None
+
+    def note(self, msg: str) -> None:
+        msg = f"{msg} ({self.search.nodes:,} positions, {time.perf_counter() - self.started:.2f} s)"
+        self.log.append(msg)
+        self.search.progress(msg)
+
+    def result(self, moves: Moves | None, bound: int, proven: bool, infeasible: bool, proof: str) -> KernelResult:
+        return KernelResult(moves, bound, proven, infeasible, self.search.nodes, time.perf_counter() - self.started,
+                            proof, self.log, self.first_s, self.first_m, self.search.interrupted, self.answers)
+
+    def better(self, moves: Moves) -> Moves:
+        """Records ``moves`` among the answers when shorter than the ones before."""
+        if not self.answers or len(moves) < self.answers[-1][1]:
+            self.answers.append((time.perf_counter() - self.started, len(moves)))
+        return moves
+
+    def polish(self, given: Moves, shorter: Moves) -> Moves:
+        """Logs what the beam brought (its answer is never longer than the one it was given)."""
+        self.note(f"beam: {len(shorter)} moves" if len(shorter) < len(given) else "beam: no shorter answer")
+        return self.better(shorter)
+
+    def refuted(self, budget: int) -> str:
+        """The proof that no finish takes fewer than ``budget`` moves."""
+        if budget <= self.low:
+            return (f"no finish within {budget - 1} moves: admissible lower bound "
+                    "(unjumpable stones, Merson regions)")
+        return f"exhausted search: no finish within {budget - 1} moves"
