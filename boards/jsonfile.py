@@ -137,20 +137,18 @@ def field_path(loc: tuple[str | int, ...], prefix: str = "") -> str:
     return out
 
 
-def _short_value(value: Any) -> str:
+def short_value(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return "true" if value is True else "false" if value is False else "null"
     if isinstance(value, (int, float)):
         text = str(value) if not isinstance(value, int) or abs(value) < 10 ** 30 else "a number that large"
         return text[:40]
     if isinstance(value, str):
-        return f'"{value[:40]}"' + ("..." if len(value) > 40 else "")
+        return f"'{value[:40]}'" + ("..." if len(value) > 40 else "")
     return "an object" if isinstance(value, dict) else "a list" if isinstance(value, list) else "a value"
 
 
 _REASONS = {
-    "extra_forbidden": "unknown field (nothing checks it)",
-    "missing": "missing",
     "int_type": "must be an integer",
     "float_type": "must be a number",
     "string_type": "must be a string",
@@ -169,6 +167,10 @@ def schema_fault(exc: Any, where: str, prefix: str = "") -> str:
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
     path = field_path(loc, prefix)
     kind = err["type"]
+    if kind == "extra_forbidden":
+        return f"{where}: unknown field '{path}' (nothing checks it)"
+    if kind == "missing":
+        return f"{where}: missing field '{path}'"
     if kind in _REASONS:
         reason = _REASONS[kind]
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
@@ -176,16 +178,16 @@ def schema_fault(exc: Any, where: str, prefix: str = "") -> str:
         bound = next(iter(ctx.values())) if ctx else "?"
         word = {"greater_than_equal": "at least", "less_than_equal": "at most", "greater_than": "more than",
                 "less_than": "less than"}[kind]
-        reason = f"is {_short_value(err.get('input'))}, must be {word} {bound}"
+        reason = f"is {short_value(err.get('input'))}, must be {word} {bound}"
     elif kind in ("literal_error", "enum"):
-        reason = f"is {_short_value(err.get('input'))}, must be {err.get('ctx', {}).get('expected', 'another value')}"
+        reason = f"is {short_value(err.get('input'))}, must be {err.get('ctx', {}).get('expected', 'another value')}"
     elif kind in ("too_long", "too_short"):
         reason = err["msg"].replace("List", "list").replace("Value", "it")
     elif kind == "value_error":
         reason = str(err.get("ctx", {}).get("error", err["msg"]))
     else:
         reason = f"{err['msg'][:80]}".replace("Input", "it")
-    return f"{where}: field '{path}': {reason}" if path else f"{where}: {reason}"
+    return f"{where}: field '{path}' {reason}" if path else f"{where}: {reason}"
 
 
 def validated(model: Any, data: Any, where: str, error: type[ValueError] = JsonFileError, prefix: str = "") -> Any:

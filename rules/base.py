@@ -1,7 +1,7 @@
 """The shared referee interface: one :class:`Game` per rule set, immutable states.
 
-Modelled on python-chess (pseudo-legal generation plus a legality filter, a lazy
-view of the legal moves with ``count()``, ``ValueError`` subclasses that show the
+Modelled on python-chess (exact move generation, a separate reason why a given move is
+illegal, a lazy view of the legal moves with ``count()``, ``ValueError`` subclasses that show the
 input and the reason, variants found through a registry) and OpenSpiel's Python
 games (one file per game, every file in the same order).
 
@@ -29,7 +29,8 @@ from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with
-from powertwo.boards.jsonfile import loads as json_loads
+from powertwo.boards.jsonfile import loads as json_loads, short_value, validated
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model, model_validator
 
 Player = int
 
@@ -153,12 +154,7 @@ class LegalMoves(Generic[M]):
         game, state = self.game, self.state
         if game.outcome(state) is not None:
             return
-        if game.is_pseudo_exact:
-            yield from game.pseudo_legal_moves(state)
-        else:
-            for move in game.pseudo_legal_moves(state):
-                if game.illegality(state, move) is None:
-                    yield move
+        yield from game.pseudo_legal_moves(state)
 
     def count(self) -> int:
         """How many legal moves (none once the game is over), by the game's :meth:`Game.count_moves`."""
@@ -195,6 +191,8 @@ class Game(Generic[S, M]):
     accepts :attr:`player_names` in any case and 0/1."""
     position_fields: ClassVar[tuple[str, ...]] = ()
     """Fields a position object must have (besides the optional ``game``, ``to_move``, ``ply``)."""
+    position_extras: ClassVar[tuple[str, ...]] = ()
+    """Further fields a position object may have; any other field is refused."""
     move_types: ClassVar[tuple[type, ...]] = ()
     """The classes of this game's moves (the wrong-move-type guard of :meth:`reason_illegal`)."""
     options_spec: ClassVar[tuple[Option, ...]] = ()
@@ -225,12 +223,9 @@ class Game(Generic[S, M]):
         raise NotImplementedError
 
     def pseudo_legal_moves(self, state: S) -> Iterator[M]:
-        """*hook*: candidate moves; :meth:`legal_moves` keeps those :meth:`illegality` accepts.
-        A game whose generator is already exact returns the legal moves here and
-        leaves :meth:`is_pseudo_exact` true."""
+        """*hook*: the legal moves of a position whose game is not over, each once (every game
+        generates them exactly; :meth:`illegality` judges a move given from outside)."""
         raise NotImplementedError
-
-    is_pseudo_exact: ClassVar[bool] = True
 
     def illegality(self, state: S, move: M) -> str | None:
         """*hook*: why ``move`` is illegal in ``state`` (a reason a person understands), or ``None``.
@@ -284,10 +279,7 @@ class Game(Generic[S, M]):
     def count_moves(self, state: S) -> int:
         """Optional *hook*: the number of legal moves of a position whose game is not over
         (perft's last level); a game that can count without building the moves overrides it."""
-        moves = self.pseudo_legal_moves(state)
-        if self.is_pseudo_exact:
-            return sum(1 for _ in moves)
-        return sum(1 for m in moves if self.illegality(state, m) is None)
+        return sum(1 for _ in self.pseudo_legal_moves(state))
 
     # ------------------------------------------------------------ shared
     def position_caption(self, state) -> str:
@@ -369,11 +361,17 @@ class Game(Generic[S, M]):
         if not isinstance(data, Mapping):
             raise RecordError(f"{where}: must be a JSON object, not {type(data).__name__}")
         if "game" in data and data["game"] != self.name:
-            raise RecordError(f"{where}: field 'game' is {data['game']!r}, expected {self.name!r}")
+            raise RecordError(f"{where}: field 'game' is {short_value(data['game'])}, expected '{self.name}'")
         missing = [f for f in self.position_fields if f not in data]
         if missing:
             names = ", ".join(repr(f) for f in missing)
             raise RecordError(f"{where}: missing field{'s' if len(missing) > 1 else ''} {names}")
+        validated(position_model(self), dict(data), where, RecordError)
+        if data.get("ply") is not None and data.get("to_move") is not None:
+            to_move = self.player_from_json(data["to_move"])
+            if data["ply"] % 2 != to_move:
+                raise RecordError(f"{where}: field 'ply' is {data['ply']}, but after {data['ply']} moves "
+                                  f"{self.player_name(data['ply'] % 2)} is to move, not {self.player_name(to_move)}")
 
     def player_to_json(self, player: Player) -> str:
         return self.player_keys[player]
@@ -388,12 +386,14 @@ class Game(Generic[S, M]):
                     return player
         if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
             return value
-        raise RecordError(f"{where}: must be {self.player_keys[0]!r} or {self.player_keys[1]!r}, not {value!r}")
+        raise RecordError(f"{where}: must be '{self.player_keys[0]}' or '{self.player_keys[1]}', "
+                          f"not {short_value(value)}")
 
     def to_move_and_ply(self, data: Mapping, where: str = "position") -> tuple[Player, int]:
-        """The optional fields ``to_move`` (default: the first player) and ``ply`` (default 0)."""
+        """The optional fields ``to_move`` (default: the first player) and ``ply`` (default: the
+        fewest moves after which that player is to move, 0 or 1)."""
         to_move = self.player_from_json(data.get("to_move", self.player_keys[0]), f"{where} field 'to_move'")
-        return to_move, int_from_json(data.get("ply", 0), f"{where} field 'ply'")
+        return to_move, int_from_json(data.get("ply", to_move), f"{where} field 'ply'", high=MAX_PLY)
 
     def node_from_text(self, text: str) -> NodeId:
         """A node written in a move, by id or label; :class:`InvalidMoveError` for an unknown node."""
@@ -485,6 +485,50 @@ class RecordResult:
         return self.states[-1]
 
 
+MAX_PLY = 1_000_000
+"""The largest move count a position may carry (no game of these rules lasts that long)."""
+MAX_MOVES = 100_000
+"""The most moves a record may list."""
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+class RecordFile(BaseModel):
+    """The fields of a game record (every other field is refused: nothing would check it)."""
+
+    model_config = _STRICT
+    game: StrictStr
+    board: StrictStr | None = None
+    board_fingerprint: StrictStr | None = None
+    options: dict[str, Any] = {}
+    start: StrictStr | None = None
+    position: dict[str, Any] | None = None
+    moves: list[StrictStr] = Field(max_length=MAX_MOVES)
+
+    @model_validator(mode="after")
+    def _one_start(self) -> "RecordFile":
+        if self.start is not None and self.position is not None:
+            raise ValueError("give either 'start' or 'position', not both")
+        return self
+
+
+def position_model(game: "Game") -> type[BaseModel]:
+    """The fields a position of ``game`` may have: :attr:`Game.position_fields` (required, read by
+    the game), :attr:`Game.position_extras` (optional), ``game``, ``to_move`` and ``ply``."""
+    fields: dict[str, Any] = {name: (Any, ...) for name in game.position_fields}
+    fields |= {name: (Any, None) for name in game.position_extras}
+    fields |= {"game": (StrictStr | None, None), "to_move": (StrictStr | StrictInt | None, None),
+               "ply": (StrictInt | None, Field(default=None, ge=0, le=MAX_PLY))}
+    model = _POSITION_MODELS.get(type(game))
+    if model is None:
+        model = _POSITION_MODELS[type(game)] = create_model(f"{type(game).__name__}Position", __config__=_STRICT,
+                                                            **fields)
+    return model
+
+
+_POSITION_MODELS: dict[type, type[BaseModel]] = {}
+
+
 def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     """Read a record object: ``{"game", "board"?, "board_fingerprint"?, "options"?, "start"? |
     "position"?, "moves": [...]}`` (see :func:`record_board` for the fingerprint)."""
@@ -500,9 +544,13 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
         raise RecordError(f"{where}: missing field 'game'")
     if not isinstance(data["game"], str):
         raise RecordError(f"{where}: field 'game' must be a string")
+    moves = data.get("moves")
+    if moves is None:
+        raise RecordError(f"{where}: missing field 'moves'")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RecordError(f"{where}: field 'moves' must be a list of move strings")
+    validated(RecordFile, data, where, RecordError)
     options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise RecordError(f"{where}: field 'options' must be an object")
     board = None
     if "board" in data and data["board"] is not None:
         if not isinstance(data["board"], str):
@@ -514,9 +562,10 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     game = get_game(data["game"], board, **options)
     record_board(data, game.board, where)
     if "position" in data and data["position"] is not None:
-        if not isinstance(data["position"], dict):
-            raise RecordError(f"{where}: field 'position' must be an object")
-        state = game.state_from_json(data["position"])
+        try:
+            state = game.state_from_json(data["position"])
+        except RecordError as exc:
+            raise RecordError(f"{where}: {exc}") from None
     else:
         start = data.get("start", game.default_start)
         if not isinstance(start, str):
@@ -525,12 +574,7 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
             state = game.start(start)
         except BoardError as exc:
             raise RecordError(f"{where}: {exc}") from None
-    moves = data.get("moves")
-    if moves is None:
-        raise RecordError(f"{where}: missing field 'moves'")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RecordError(f"{where}: field 'moves' must be a list of move strings")
-    return game, state, moves
+    return game, state, data["moves"]
 
 
 def record_board(data: Mapping, board: Board, where: str = "record") -> None:
@@ -613,15 +657,22 @@ def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
     return frozenset(nodes)
 
 
+MAX_NODE_NAME = 12
+"""The longest node name or id read in a move (``e21``, ``63``; a 4,300-digit number is not)."""
+
+
 def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise RecordError(f"{where}: must be an integer {span}, not {value!r}")
+        raise RecordError(f"{where}: must be an integer {span}, not {short_value(value)}")
     return value
 
 
 def node_from_text(board: Board, text: str) -> int:
-    """A node written in a move; :class:`InvalidMoveError` for an unknown node."""
+    """A node written in a move; :class:`InvalidMoveError` for an unknown node (a name longer
+    than any node's is refused before it is read as a number)."""
+    if len(text) > MAX_NODE_NAME:
+        raise InvalidMoveError(f"unknown node '{text[:12]}...' ({len(text)} characters)")
     try:
         return board.node(text)
     except BoardError:

@@ -96,6 +96,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
     start_names = ("standard", "corners")
     player_keys = ("light", "dark")
     position_fields = ("light", "dark")
+    position_extras = ("aged",)
     move_types = (Turn,)
     options_spec = (
         Option("exact_reserve", False,

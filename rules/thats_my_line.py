@@ -95,6 +95,7 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
     start_names = ("empty",)
     player_keys = ("light", "dark")
     position_fields = ("light", "dark")
+    position_extras = ("last_placer",)
     move_types = (Place, Pass)
     options_spec = (
         Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)", parse=read_stones),

@@ -105,6 +105,7 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
     player_names = ("White", "Black")
     player_keys = ("white", "black")
     position_fields = ("stacks",)
+    position_extras = ("history",)
     move_types = (TowerMove, Step)
     options_spec = (
         Option("move_limit", 0, "the game is drawn after this many plies (0: no limit)", parse=whole_number),

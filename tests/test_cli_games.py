@@ -113,7 +113,7 @@ def test_empty_position_is_one_error_line_for_every_game(record):
         res = run("validate", name, path)
         fields = get_game(name).position_fields
         assert res.exit_code == 2, name
-        assert res.stderr.startswith(f"powertwo: position: missing field{'s' if len(fields) > 1 else ''} "
+        assert res.stderr.startswith(f"powertwo: {path}: position: missing field{'s' if len(fields) > 1 else ''} "
                                      + ", ".join(repr(f) for f in fields)), res.stderr
 
 

@@ -14,7 +14,9 @@ from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 GAME = get_game("epaminondas")
 
 
-def pos(white, black, to_move="White", ply=0):
+def pos(white, black, to_move="White", ply=None):
+    if ply is None:  # the fewest moves after which this player is to move
+        ply = 0 if to_move.lower() == "white" else 1
     return GAME.state_from_json({"white": white, "black": black, "to_move": to_move, "ply": ply})
 
 

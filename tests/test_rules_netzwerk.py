@@ -280,7 +280,8 @@ def test_mover_wins_when_both_qualify_after_a_turn():
     assert GAME.outcome(state) is None
     done = GAME.play(state, "c5xc6")
     assert GAME.outcome(done).winner == 0
-    other_way = GAME.state_from_json({**GAME.state_to_json(done), "to_move": "Player 1"})
+    other_way = GAME.state_from_json({**GAME.state_to_json(done), "to_move": "Player 1",
+                                          "ply": done.ply + 1})
     assert GAME.outcome(other_way).winner == 1  # had Player 2 made that turn, Player 2 would win
 
 

@@ -233,11 +233,11 @@ def test_no_win_when_the_16th_is_placed_but_one_retires(game):
 
 def test_loss_when_no_legal_move(game):
     # every slide of Light's only stone opens a doorway without a free third corner
-    walled = PowerOfTwoState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=3)
+    walled = PowerOfTwoState(F({60}), F({45, 52, 56, 58, 61}), to_move=0, ply=4)
     result = validate_record({"game": "power-of-two", "board": SKETCH, "position": game.state_to_json(walled),
                               "moves": []})
     assert result.outcome == Outcome(1, "Light has no legal move")
-    with pytest.raises(IllegalMoveError, match=r"move 4 \(Light\) 60-45: the game is over \(Light has no legal move\)"):
+    with pytest.raises(IllegalMoveError, match=r"move 5 \(Light\) 60-45: the game is over \(Light has no legal move\)"):
         validate_record({"game": "power-of-two", "board": SKETCH, "position": game.state_to_json(walled),
                          "moves": ["60-45"]})
 

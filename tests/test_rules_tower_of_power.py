@@ -14,7 +14,9 @@ from rules_fuzz import JSON_VALUES, check_parse, check_position, check_record
 GAME = get_game("tower-of-power")
 
 
-def pos(stacks, to_move="White", ply=0, game=GAME):
+def pos(stacks, to_move="White", ply=None, game=GAME):
+    if ply is None:  # the fewest moves after which this player is to move
+        ply = 0 if to_move.lower() == "white" else 1
     return game.state_from_json({"stacks": stacks, "to_move": to_move, "ply": ply})
 
 
