@@ -25,6 +25,8 @@ Line = tuple[NodeId, ...]
 Point = tuple[Fraction, Fraction]
 Permutation = tuple[NodeId, ...]
 """A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
+SYMMETRY_LIST_CAP = 10_000
+"""The largest symmetry group :attr:`Board.symmetries` lists element by element."""
 
 
 class BoardError(ValueError):
@@ -218,48 +220,130 @@ class Board:
         return tuple(sorted(self.adjacency[a] & self.adjacency[b]))
 
     # ------------------------------------------------------------- symmetries
+    def is_symmetry(self, perm: Permutation) -> bool:
+        """Whether ``perm`` maps every line onto a line (its order kept up to reversal) and every
+        link onto a link: the definition of a symmetry, checked on the board itself."""
+        if sorted(perm) != list(self.nodes):
+            return False
+        lines = {min(line, line[::-1]) for line in self.lines}
+        links = {frozenset(pair) for pair in self.links}
+        for line in lines:
+            image = tuple(perm[v - 1] for v in line)
+            if min(image, image[::-1]) not in lines:
+                return False
+        return all(frozenset(perm[v - 1] for v in pair) in links for pair in links)
+
+    @cached_property
+    def _symmetry_graph(self):
+        """The coloured graph whose automorphisms are the symmetries: the nodes (colour 0), one
+        vertex per distinct line (1) joined to its nodes, one vertex per consecutive pair of a
+        line (2) joined to both nodes and to the line (so the order along it is kept up to
+        reversal), one vertex per link (3) joined to both ends."""
+        import igraph
+
+        n = self.size
+        colours = [0] * n
+        edges: list[tuple[int, int]] = []
+        for line in sorted({min(line, line[::-1]) for line in self.lines}):
+            vertex = len(colours)
+            colours.append(1)
+            edges += [(v - 1, vertex) for v in line]
+            for a, b in zip(line, line[1:], strict=False):
+                colours.append(2)
+                edges += [(a - 1, len(colours) - 1), (b - 1, len(colours) - 1), (vertex, len(colours) - 1)]
+        for pair in sorted({tuple(sorted(pair)) for pair in self.links}):
+            colours.append(3)
+            edges += [(v - 1, len(colours) - 1) for v in pair]
+        return igraph.Graph(n=len(colours), edges=edges), colours
+
+    @cached_property
+    def symmetry_generators(self) -> tuple[Permutation, ...]:
+        """Generators of the symmetry group (bliss through igraph, on :attr:`_symmetry_graph`),
+        each checked with :meth:`is_symmetry`; empty when the identity is the only symmetry."""
+        graph, colours = self._symmetry_graph
+        out = []
+        for gen in graph.automorphism_group(sh="fl", color=colours):
+            perm = tuple(gen[v - 1] + 1 for v in self.nodes)
+            if not self.is_symmetry(perm):
+                raise BoardError(f"board {self.name!r}: a computed symmetry does not map lines onto lines")
+            if perm != tuple(self.nodes):
+                out.append(perm)
+        return tuple(sorted(set(out)))
+
+    @cached_property
+    def symmetry_order(self) -> int:
+        """How many symmetries the board has: the order of the group the checked generators
+        generate (Schreier-Sims), equal to bliss's count of the graph's automorphisms."""
+        graph, colours = self._symmetry_graph
+        counted = graph.count_automorphisms(sh="fl", color=colours)
+        if not self.symmetry_generators:
+            order = 1
+        else:
+            from sympy.combinatorics import Permutation as SymPerm, PermutationGroup  # type: ignore[import-untyped]
+
+            group = PermutationGroup([SymPerm([v - 1 for v in p]) for p in self.symmetry_generators])
+            order = int(group.order())
+        if order != counted:
+            raise BoardError(f"board {self.name!r}: the symmetry generators give {order} symmetries, "
+                             f"the graph has {counted}")
+        return order
+
+    @cached_property
+    def node_orbits(self) -> tuple[tuple[NodeId, ...], ...]:
+        """The nodes grouped by orbit under the symmetry group (each sorted, by least node)."""
+        root = list(range(self.size + 1))
+
+        def find(v: int) -> int:
+            while root[v] != v:
+                root[v] = root[root[v]]
+                v = root[v]
+            return v
+
+        for perm in self.symmetry_generators:
+            for v in self.nodes:
+                root[find(v)] = find(perm[v - 1])
+        orbits: dict[int, list[NodeId]] = {}
+        for v in self.nodes:
+            orbits.setdefault(find(v), []).append(v)
+        return tuple(sorted(tuple(vs) for vs in orbits.values()))
+
     @cached_property
     def symmetries(self) -> tuple[Permutation, ...]:
-        """All node permutations that map lines onto lines (keeping each line's order up to
-        reversal) and links onto links; the identity first.
-
-        Computed, not assumed: automorphisms of the graph whose vertices are the
-        nodes and the lines, joined by incidence, by adjacency and by links
-        (networkx VF2 with the two vertex kinds kept apart).
-        """
-        import networkx as nx
-        from networkx.algorithms.isomorphism import GraphMatcher
-
-        # vertex labels are invariants every automorphism keeps (they only prune VF2's search:
-        # without them it takes minutes on boards with few distinct lengths)
-        g = nx.Graph()
-        for v in self.nodes:
-            g.add_node(("n", v), kind=("node", tuple(sorted(len(self.lines[k]) for k in self.lines_through[v])),
-                                       len(self.adjacency[v])))
-        for k, line in enumerate(self.lines):
-            g.add_node(("l", k), kind=("line", len(line)))
-            for v in line:
-                g.add_edge(("n", v), ("l", k), kind="on")
-        for a, b in self.edges:
-            g.add_edge(("n", a), ("n", b), kind="adjacent")
-        for a, b in self.links:
-            g.add_edge(("n", a), ("n", b), kind="link")
-        matcher = GraphMatcher(
-            g, g,
-            node_match=lambda x, y: x["kind"] == y["kind"],
-            edge_match=lambda x, y: x["kind"] == y["kind"],
-        )
-        perms = set()
-        for mapping in matcher.isomorphisms_iter():
-            perms.add(tuple(mapping[("n", v)][1] for v in self.nodes))
+        """Every symmetry (see :meth:`is_symmetry`), the identity first, the rest sorted; listed
+        only for groups of at most :data:`SYMMETRY_LIST_CAP` elements (raises :class:`BoardError`
+        naming the order otherwise: use :attr:`symmetry_generators`)."""
+        order = self.symmetry_order
+        if order > SYMMETRY_LIST_CAP:
+            raise BoardError(f"board {self.name}: {order:,} symmetries, too many to list one by one "
+                             f"(at most {SYMMETRY_LIST_CAP:,})")
         identity = tuple(self.nodes)
-        return (identity,) + tuple(sorted(p for p in perms if p != identity))
+        seen = {identity}
+        frontier = [identity]
+        while frontier:
+            nxt = []
+            for p in frontier:
+                for g in self.symmetry_generators:
+                    q = tuple(g[v - 1] for v in p)
+                    if q not in seen:
+                        seen.add(q)
+                        nxt.append(q)
+            frontier = nxt
+        return (identity,) + tuple(sorted(seen - {identity}))
+
+    @cached_property
+    def symmetry_breakers(self) -> tuple[Permutation, ...]:
+        """The symmetries a model breaks with lex-leader constraints: every non-identity symmetry
+        when the group is listed (one answer per orbit), else the generators (fewer answers,
+        never an optimum lost, though more than one per orbit may remain)."""
+        if self.symmetry_order <= SYMMETRY_LIST_CAP:
+            return self.symmetries[1:]
+        return self.symmetry_generators
 
     def image(self, perm: Permutation, nodes: Iterable[NodeId]) -> frozenset[NodeId]:
         return frozenset(perm[v - 1] for v in nodes)
 
     def canonical(self, nodes: Iterable[NodeId]) -> tuple[NodeId, ...]:
-        """The least (sorted tuple) image of a node set under the symmetry group."""
+        """The least (sorted tuple) image of a node set under the symmetry group (listed groups only)."""
         nodes = tuple(nodes)
         return min(tuple(sorted(p[v - 1] for v in nodes)) for p in self.symmetries)
 
@@ -359,7 +443,7 @@ class Board:
             "nodes": self.size,
             "lines": len(self.lines),
             "line_lengths": {str(k): v for k, v in self.line_lengths.items()},
-            "symmetries": len(self.symmetries),
+            "symmetries": self.symmetry_order,
             "adjacent_pairs": len(self.edges),
             "triangles": len(self.triangles),
             "starts": {k: {side: list(ns) for side, ns in v} for k, v in self.starts},

@@ -105,19 +105,20 @@ def without_empty(clauses: Iterable[Sequence[int]], pool: IDPool) -> list[list[i
 
 
 def lex_leader(board: Board, stones: Mapping[NodeId, int], pool: IDPool) -> list[Clause]:
-    """Lex-leader symmetry breaking over the whole symmetry group of ``board``.
+    """Lex-leader symmetry breaking over :attr:`Board.symmetry_breakers`: the whole symmetry
+    group when it is listed, else its generators (then more than one answer per orbit may remain).
 
     For every non-identity symmetry ``p`` the stone vector ``(x_1..x_N)`` must be
     lexicographically at least the vector of the image ``p(S)`` (whose entry ``i``
     is ``x_{p^-1(i)}``). The lex-greatest member of each orbit satisfies all of
-    them and no other member does, so exactly one answer per orbit remains: an
-    optimum is never lost, and counting answers under these clauses counts them up
-    to symmetry. Prefix-equality variables ``e_i`` are fully defined (so every
+    them and no other member does, so (over the whole group) exactly one answer per
+    orbit remains: an optimum is never lost, and counting answers under these clauses
+    counts them up to symmetry. Prefix-equality variables ``e_i`` are fully defined (so every
     answer has exactly one satisfying extension, which keeps enumeration exact).
     """
     nodes = list(board.nodes)
     out: list[Clause] = []
-    for k, perm in enumerate(board.symmetries[1:], start=1):
+    for k, perm in enumerate(board.symmetry_breakers, start=1):
         inverse = [0] * len(nodes)
         for v in nodes:
             inverse[perm[v - 1] - 1] = v

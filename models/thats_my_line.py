@@ -131,20 +131,16 @@ def clauses(board: Board, stones: Supply, *, symmetry: bool = True) -> list[list
     return out
 
 
-def stone_vector(board: Board) -> list[str]:
-    """The variables ordered for the lex-leader: ``x_1, y_1, x_2, y_2, ...``."""
-    return [name for v in board.nodes for name in (f"x_{v}", f"y_{v}")]
-
-
 def lex_leader_clauses(board: Board) -> list[list[Lit]]:
-    """For every non-identity symmetry ``g``: ``s <=lex s o g`` with ``s`` the stone vector
+    """For every symmetry ``g`` of :attr:`Board.symmetry_breakers` (the whole group when it is
+    listed, else its generators): ``s <=lex s o g`` with ``s`` the stone vector
     (``x_v``, ``y_v`` in node order) and ``(s o g)_v = s_{g(v)}``.
 
     ``eq_{g,i}`` is implied by "the first i positions agree"; while it holds, position i of
     ``s`` may not exceed that of the image. Only that direction is needed: a leader can always
     set the ``eq`` flags to the true prefix equalities."""
     out: list[list[Lit]] = []
-    for gi, perm in enumerate(board.symmetries[1:], start=1):
+    for gi, perm in enumerate(board.symmetry_breakers, start=1):
         pairs = []
         for v in board.nodes:
             img = perm[v - 1]
