@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
-from .common import Seconds, echo_json, fail, main, progress_display
+from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
+from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
+
 
 @main.command("solve")
 @click.argument("puzzle")
@@ -21,16 +23,18 @@ from .common import Seconds, echo_json, fail, main, progress_display
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--target", default=None,
               help="jump-reverse: the node that must hold the last stone (label or id).")
-@click.option("--memory", type=int, default=None, help="jump-reverse: MiB for the search's hash tables (default 4096).")
-@click.option("--workers", type=int, default=None,
-              help="jump-reverse: search threads (default 1: the same run every time; 2 on 2 cores "
-                   "finish hard positions 1.6-1.8 times faster).")
+@click.option("--memory", type=MemoryMiB(), default=None,
+              help="jump-reverse: MiB for the search's hash tables (default 4096; at most the machine's memory).")
+@click.option("--workers", type=Workers(), default=None,
+              help="jump-reverse: search threads, 1 to the core count (default 1: the same run every time; "
+                   "2 on 2 cores finish hard positions 1.6-1.8 times faster).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
               help="sat backend: write the DRAT proof of the last call (beside the --out file).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
-def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) -> None:
+@force_option
+def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, **options) -> None:
     """Solve PUZZLE to a proven optimum (or as far as the time limit allows)."""
     import json
 
@@ -43,6 +47,7 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     if unknown:
         flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
         raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
+    _check_outputs(out, options.get("proof"), force, (board, options.get("position")))
     b = load(board)
     for key in ("corner", "target"):
         if key in given:
@@ -52,12 +57,24 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, **options) ->
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
+        output_path(out, force, (board, options.get("position"), options.get("proof")))
         Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if as_json:
         echo_json(result)
     else:
         for line in summary_lines(result, b):
             click.echo(line)
+
+
+def _check_outputs(out: str | None, proof: str | None, force: bool, inputs: tuple) -> None:
+    """Refuse, before any work, an output that would overwrite a file (without ``force``), an
+    input, or the other output (``--proof X --out X``)."""
+    if out is not None and proof is not None and Path(out).resolve() == Path(proof).resolve():
+        fail(f"{out}: given to both --out and --proof, give two files")
+    if out is not None:
+        output_path(out, force, inputs)
+    if proof is not None:
+        output_path(proof, force, inputs)
 
 
 def node_argument(board, flag: str, text: str) -> int:
@@ -158,15 +175,18 @@ def given_board(board: str | None, file: str, data: object):
 @main.command("check")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.option("--board", default=None, help=BOARD_HELP)
-def check(file: str, board: str | None) -> None:
-    """Check a solution file or a game record; exit 0 if valid, 1 with the faults."""
-    from powertwo.solvers.registry import SolutionError, check_file, read_json_file
+@click.option("--time-limit", "time_limit", type=Seconds(), default=CHECK_SECONDS, show_default=True,
+              help="Seconds for checking a solution file (its loading included); past them the check ends "
+                   f"'not decided within the limit' with exit code {UNDECIDED_EXIT}.")
+def check(file: str, board: str | None, time_limit: float) -> None:
+    """Check a solution file or a game record; exit 0 if valid, 1 with the faults, 2 for an input
+    refused, 3 when a solution file is not decided within --time-limit."""
+    from powertwo.solvers.registry import SolutionError, read_json_file
 
     data = read_json_file(file)
     against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
-        with progress_display(f"checking {file}"):
-            report = check_file(file, against)
+        report = _bounded_check(file, against, time_limit)
         if report.valid:
             click.echo(f"valid: {report.summary}" if report.summary else "valid")
             for note in report.notes:
@@ -191,6 +211,27 @@ def check(file: str, board: str | None) -> None:
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
+def _check_solution(path: str, board, progress=None):
+    """:func:`check_file` in a child process (``progress`` is the bounded runner's callback)."""
+    from powertwo.solvers.registry import check_file
+
+    if progress is not None:
+        progress(f"checking {path}")
+    return check_file(path, board)
+
+
+def _bounded_check(file: str, against, time_limit: float):
+    """The check of a solution file in a child process capped at ``time_limit`` seconds, a
+    progress line past a second; exit :data:`UNDECIDED_EXIT` with one line when it is not decided."""
+    from powertwo.solvers.bounded import CANCELLED, CRASHED, MEMORY, TIMEOUT, run_bounded
+
+    with progress_display(f"checking {file}") as progress:
+        outcome = run_bounded(_check_solution, file, against, time_limit=time_limit, on_progress=progress)
+    if outcome.status in (TIMEOUT, MEMORY, CANCELLED, CRASHED):
+        fail(f"{file}: {outcome.message}", UNDECIDED_EXIT)
+    return outcome.result()
+
+
 @main.command("draw")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
@@ -203,17 +244,22 @@ def check(file: str, board: str | None) -> None:
 @click.option("--all", "all_answers", is_flag=True,
               help="Line-puzzle files solved with --all: every optimal answer, one panel each.")
 @click.option("--board", default=None, help=BOARD_HELP)
-def draw(file: str, out: str, move: int | None, names: str | None, all_answers: bool, board: str | None) -> None:
+@force_option
+def draw(file: str, out: str, move: int | None, names: str | None, all_answers: bool, board: str | None,
+         force: bool) -> None:
     """Draw a solution file or a game record to SVG or PNG, with a legend of what it shows.
     Nodes are named by their labels unless --ids or --no-names says otherwise. An option that
-    does not apply to FILE is refused."""
+    does not apply to FILE is refused. A line puzzle's status is not checked by drawing (its
+    stones and lines are): the title calls it "claimed"; `powertwo check` verifies it."""
     from powertwo.boards import draw as drawing
     from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
 
+    output_path(out, force, (file, board))
     data = read_json_file(file)
     against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
         p = get_puzzle(str(data["puzzle"]))
+        data = _claimed(data)
         if p.diagram is None:
             raise SolutionError(f"puzzle {p.name} has no diagram")
         if move is not None:
@@ -236,6 +282,16 @@ def draw(file: str, out: str, move: int | None, names: str | None, all_answers: 
         raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
     path = drawing.save(fig, out)
     click.echo(f"wrote {path}")
+
+
+def _claimed(data: dict) -> dict:
+    """A line-puzzle solution whose status the drawing shows as claimed, not verified (the other
+    puzzles' diagrams check the whole file before drawing)."""
+    from powertwo.solvers.lines.variants import PUZZLES as LINE_PUZZLES
+
+    if data.get("puzzle") in LINE_PUZZLES and isinstance(data.get("status"), str) and data["status"]:
+        return {**data, "status": f"claimed {data['status']}"}
+    return data
 
 
 def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> dict:
@@ -263,8 +319,12 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
 def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
-    from powertwo.solvers.results import run_all
+    from powertwo.solvers.results import CENSUS, INFERENCE, jobs, run_all
 
+    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS]
+    for name in only:
+        if name not in known:
+            fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")
     with progress_display("results", after=0.0, log=True) as progress:
         rows = run_all(Path(out), progress, only=only or None)
     if only:
