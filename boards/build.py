@@ -249,81 +249,85 @@ def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | 
     pts: list[tuple[Point, str, int]] = []
     grid_lines: list[list[list[Point]]] = []
     for g_index, g in enumerate(grids):
-        where = f"grids[{g_index}]"
-        try:
-            files, ranks = int(g["files"]), int(g["ranks"])
-        except (KeyError, TypeError, ValueError):
-            raise BoardError(f"{where}: needs whole numbers 'files' and 'ranks'") from None
-        if not (1 <= files <= len(FILES)) or ranks < 1:
-            raise BoardError(f"{where}: files must be 1..{len(FILES)} and ranks at least 1")
-        ox, oy = parse_point(g.get("origin", [0, 0]), where + ".origin")
-        scheme = g.get("labels", "square")
-        diagonals = bool(g.get("diagonals", False))
-
-        def label(i: int, j: int, scheme: object = scheme) -> str:
-            if scheme == "square":
-                return square_label(i, j)
-            return str(scheme).format(i=i, j=j)
-
-        at = {}
-        for i in range(files):
-            for j in range(ranks):
-                pt = (ox + i, oy + j)
-                at[i, j] = pt
-                pts.append((pt, label(i, j), g_index))
-        runs: list[list[Point]] = []
-        directions = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
-        for di, dj in directions:
-            for (i, j) in at:
-                if (i - di, j - dj) in at:
-                    continue  # not the start of a run
-                run = []
-                k = 0
-                while (i + k * di, j + k * dj) in at:
-                    run.append(at[i + k * di, j + k * dj])
-                    k += 1
-                if len(run) >= 2:
-                    runs.append(run)
+        at, runs = _grid(g, f"grids[{g_index}]")
+        pts += [(pt, lab, g_index) for pt, lab in at]
         grid_lines.append(runs)
-
     ordered = sorted(pts, key=lambda e: (-e[0][1], e[0][0]))
     if len({e[0] for e in ordered}) != len(ordered):
         raise BoardError(f"board {name}: two grid points coincide")
     ids = {e[0]: k for k, e in enumerate(ordered, start=1)}
     labels = tuple(e[1] for e in ordered)
-    lines = []
-    for runs in grid_lines:
-        for run in runs:
-            lines.append(tuple(ids[pt] for pt in sorted(run, key=_order_key)))
-    lines.sort()
-    links: list[tuple[NodeId, NodeId]] = []
-    if link_grids:
-        a, b = link_grids
-        half = Fraction(1, 2)
-        grid_b = {e[0] for e in pts if e[2] == b}
-        for pt, _, g_index in pts:
-            if g_index != a:
-                continue
-            for sx in (-half, half):
-                for sy in (-half, half):
-                    q = (pt[0] + sx, pt[1] + sy)
-                    if q in grid_b:
-                        links.append((ids[pt], ids[q]))
-    starts: tuple = ()
-    if starts_by_label:
-        by_label = {lab: k for k, lab in enumerate(labels, start=1)}
-        entries = []
-        for sname, sides in starts_by_label.items():
-            side_entries = []
-            for side, nodes in sides.items():
-                try:
-                    side_entries.append((side, tuple(by_label[n] for n in nodes)))
-                except KeyError as exc:
-                    raise BoardError(f"board {name}: start {sname!r} names unknown square {exc.args[0]}") from None
-            entries.append((sname, tuple(side_entries)))
-        starts = tuple(entries)
+    lines = sorted(tuple(ids[pt] for pt in sorted(run, key=_order_key)) for runs in grid_lines for run in runs)
+    links = _grid_links(pts, ids, link_grids) if link_grids else []
+    starts = _grid_starts(name, labels, starts_by_label) if starts_by_label else ()
     points = {b for _, b in links}
     cells = tuple(k for k, e in enumerate(ordered, start=1)
                   if grids[e[2]].get("labels", "square") == "square" and k not in points)
     return Board(name=name, coords=tuple(e[0] for e in ordered), lines=tuple(lines), labels=labels,
                  links=tuple(sorted(links)), starts=starts, cells=cells, description=description)
+
+
+def _grid(g: dict, where: str) -> tuple[list[tuple[Point, str]], list[list[Point]]]:
+    """One grid of :func:`from_grids`: its points with their labels (file by file), and its runs
+    (the points of each row, column and, with ``diagonals``, diagonal, at least two)."""
+    try:
+        files, ranks = int(g["files"]), int(g["ranks"])
+    except (KeyError, TypeError, ValueError):
+        raise BoardError(f"{where}: needs whole numbers 'files' and 'ranks'") from None
+    if not (1 <= files <= len(FILES)) or ranks < 1:
+        raise BoardError(f"{where}: files must be 1..{len(FILES)} and ranks at least 1")
+    ox, oy = parse_point(g.get("origin", [0, 0]), where + ".origin")
+    scheme = g.get("labels", "square")
+    diagonals = bool(g.get("diagonals", False))
+
+    def label(i: int, j: int) -> str:
+        return square_label(i, j) if scheme == "square" else str(scheme).format(i=i, j=j)
+
+    at = {(i, j): (ox + i, oy + j) for i in range(files) for j in range(ranks)}
+    runs: list[list[Point]] = []
+    directions = [(1, 0), (0, 1)] + ([(1, 1), (1, -1)] if diagonals else [])
+    for di, dj in directions:
+        for (i, j) in at:
+            if (i - di, j - dj) in at:
+                continue  # not the start of a run
+            run = []
+            k = 0
+            while (i + k * di, j + k * dj) in at:
+                run.append(at[i + k * di, j + k * dj])
+                k += 1
+            if len(run) >= 2:
+                runs.append(run)
+    return [(pt, label(i, j)) for (i, j), pt in at.items()], runs
+
+
+def _grid_links(pts: list[tuple[Point, str, int]], ids: dict[Point, NodeId],
+                link_grids: Sequence[int]) -> list[tuple[NodeId, NodeId]]:
+    """The links of :func:`from_grids`: each node of grid A to the nodes of grid B at ``(±1/2, ±1/2)``."""
+    a, b = link_grids
+    half = Fraction(1, 2)
+    grid_b = {e[0] for e in pts if e[2] == b}
+    links = []
+    for pt, _, g_index in pts:
+        if g_index != a:
+            continue
+        for sx in (-half, half):
+            for sy in (-half, half):
+                q = (pt[0] + sx, pt[1] + sy)
+                if q in grid_b:
+                    links.append((ids[pt], ids[q]))
+    return links
+
+
+def _grid_starts(name: str, labels: tuple[str, ...], starts_by_label: dict) -> tuple:
+    """The starts of :func:`from_grids`, their squares given by label, as node ids."""
+    by_label = {lab: k for k, lab in enumerate(labels, start=1)}
+    entries = []
+    for sname, sides in starts_by_label.items():
+        side_entries = []
+        for side, nodes in sides.items():
+            try:
+                side_entries.append((side, tuple(by_label[n] for n in nodes)))
+            except KeyError as exc:
+                raise BoardError(f"board {name}: start {sname!r} names unknown square {exc.args[0]}") from None
+        entries.append((sname, tuple(side_entries)))
+    return tuple(entries)
