@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 from typing import Callable
 
 import click
 
-from powertwo.boards import Board, from_json, load, save
+from powertwo.boards import Board, load, save
 from powertwo.boards.board import format_fraction
 
-from .common import echo_json, main
+from .common import echo_json, force_option, main, output_path
 
 
 @main.group("board")
@@ -90,12 +89,14 @@ def lines(board: str, as_json: bool) -> None:
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="OUT.svg or OUT.png")
 @click.option("--ids", is_flag=True, help="Write node ids instead of their names (a13, m1).")
 @click.option("--no-names", is_flag=True, help="Write no node names or ids.")
-def draw(board: str, out: str, ids: bool, no_names: bool) -> None:
+@force_option
+def draw(board: str, out: str, ids: bool, no_names: bool, force: bool) -> None:
     """Draw a board (empty) to SVG or PNG, its nodes named by their labels."""
     from powertwo.boards.draw import board_diagram
 
     if ids and no_names:
         raise click.UsageError("--ids and --no-names exclude each other")
+    output_path(out, force, [board])
     b = load(board)
     path = board_diagram(b, out, names=None if no_names else "ids" if ids else "labels")
     click.echo(f"wrote {path}")
@@ -104,13 +105,14 @@ def draw(board: str, out: str, ids: bool, no_names: bool) -> None:
 @board_group.command("build")
 @click.argument("segments", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False), help="BOARD.json to write")
-def build(segments: str, out: str) -> None:
+@force_option
+def build(segments: str, out: str, force: bool) -> None:
     """Compute nodes and lines from a SEGMENTS.json file and write the board."""
-    path = Path(segments)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    b = from_json(text, where=str(path))
+    from powertwo.boards import BoardError
+    from powertwo.boards.io import from_dict
+    from powertwo.boards.jsonfile import read_json
+
+    output_path(out, force, [segments])
+    b = from_dict(read_json(segments, BoardError, what="segments file"), str(segments))
     save(b, out)
     click.echo(f"wrote {out}: {b.size} nodes, {len(b.lines)} lines, {len(b.symmetries)} symmetries")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from .common import main
+from .common import force_option, main, output_path
 
 
 @main.command("export")
@@ -23,14 +21,16 @@ from .common import main
 @click.option("--bound", type=int, default=None,
               help="dimacs: add 'objective at least as good as BOUND' (optimum - 1 for a minimisation "
                    "gives the UNSAT formula the certificate refutes).")
+@force_option
 def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: str | None, symmetry: bool,
-           bound: int | None) -> None:
+           bound: int | None, force: bool) -> None:
     """Export PUZZLE's encoding (or the board) to FILE."""
     from powertwo.boards import load
     from powertwo.solvers.lines import export_text
     from powertwo.solvers.registry import get_puzzle
 
     get_puzzle(puzzle)  # an unknown puzzle is an error even for graphml
+    target = output_path(out, force, [board])
     text = export_text(load(board), puzzle, fmt, strict=strict, stones=stones, symmetry=symmetry, bound=bound)
-    Path(out).write_text(text, encoding="utf-8")
+    target.write_text(text, encoding="utf-8")
     click.echo(f"wrote {out}")

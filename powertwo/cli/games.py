@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import json
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import click
 
-from .common import echo_json, main
+from .common import OutputError, echo_json, main, output_path
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
@@ -222,7 +223,115 @@ def completions(game, state, text: str) -> list[str]:
 
 
 PLAY_LIST_LIMIT = 200
-PLAY_HELP = """commands: a move in notation | moves (list legal moves) | undo | save FILE | help | quit"""
+PLAY_HELP = ("commands: a move in notation | moves (list legal moves) | undo | save FILE "
+             "(save --force FILE replaces a file) | help | quit")
+
+
+@dataclass
+class PlaySession:
+    """One game at the terminal: the position, the moves so far and how to save them."""
+
+    game: Any
+    state: Any
+    machine: int | None
+    record_start: dict[str, Any]
+    history: list[tuple[Any, str, Any]] = field(default_factory=list)  # (state before, move text, move)
+
+    def show(self) -> None:
+        last = self.history[-1] if self.history else None
+        click.echo(self.game.render_text(self.state, last[2] if last else None))
+        if last is not None:
+            click.echo(last_move_text(self.game, last[0], last[2]))
+        out = self.game.outcome(self.state)
+        if out is not None:
+            click.echo(f"game over: {outcome_text(self.game, out)}")
+
+    def computer_move(self, seconds: float, seed: int) -> None:
+        from powertwo.solvers.players import choose_move
+
+        game, state = self.game, self.state
+        found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
+        text = game.format_move(found.move, state)
+        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} "
+                   f"({found.playouts} playouts, {found.seconds:.1f} s)")
+        self.history.append((state, text, found.move))
+        self.state = game.apply(state, found.move)
+
+    def list_moves(self) -> None:
+        # the first moves of the lazy view: Netzwerk positions can have millions of turns, too many to list
+        game, state = self.game, self.state
+        listed = game.moves(state).first(PLAY_LIST_LIMIT + 1)
+        text = " | ".join(game.format_move(m, state) for m in listed[:PLAY_LIST_LIMIT]) or "no legal move"
+        if len(listed) > PLAY_LIST_LIMIT:
+            text += f" | ... (more than {PLAY_LIST_LIMIT}; `powertwo perft GAME 1` counts them)"
+        click.echo(text)
+
+    def undo(self) -> bool:
+        if not self.history:
+            click.echo("nothing to undo")
+            return False
+        self.state = self.history.pop()[0]
+        if self.machine is not None and self.history and self.state.to_move == self.machine:
+            self.state = self.history.pop()[0]  # take back the computer's answer too
+        return True
+
+    def save(self, rest: str) -> None:
+        force, name = False, rest.strip()
+        if name.startswith("--force"):
+            force, name = True, name[len("--force"):].strip()
+        if not name:
+            click.echo("save FILE: name the file")
+            return
+        record = self.game.record([t for _, t, _ in self.history], **self.record_start)
+        try:
+            output_path(name, force).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        except OutputError as exc:
+            click.echo(f"not saved: {exc}")
+            return
+        except OSError as exc:
+            click.echo(f"cannot save {name}: {exc.strerror or exc.__class__.__name__}")
+            return
+        moves = len(self.history)
+        click.echo(f"saved {moves} move{'' if moves == 1 else 's'} to {name}")
+
+    def try_move(self, text: str) -> bool:
+        from powertwo.rules import RulesError
+
+        game, state = self.game, self.state
+        try:
+            move = game.parse_move(text, state)
+            new = game.apply(state, move)
+        except RulesError as exc:
+            click.echo(f"refused: {exc}")
+            hints = completions(game, state, text)
+            if hints:
+                more = " | ..." if len(hints) > PLACEMENT_HINT_LIMIT else ""
+                click.echo(f"legal moves that begin '{' '.join(text.split())[:60]}': "
+                           + " | ".join(hints[:PLACEMENT_HINT_LIMIT]) + more)
+            return False
+        except ValueError:  # e.g. a number too long to read: the session goes on
+            click.echo(f"refused: '{text[:20]}...' ({len(text)} characters) is not a move of {game.name}")
+            return False
+        self.history.append((state, game.format_move(move, state), move))
+        self.state = new
+        return True
+
+    def command(self, text: str) -> bool | None:
+        """Carry out one typed line: True when the position changed, None to end the session."""
+        word, _, rest = text.partition(" ")
+        if word in ("quit", "exit", "q"):
+            return None
+        if word == "help":
+            click.echo(f"{PLAY_HELP}\nnotation: {self.game.notation_help}")
+        elif word == "moves":
+            self.list_moves()
+        elif word == "undo":
+            return self.undo()
+        elif word == "save":
+            self.save(rest)
+        else:
+            return self.try_move(text)
+        return False
 
 
 @main.command("play")
@@ -240,93 +349,35 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
          flags: dict[str, bool], computer: str | None, seconds: float, seed: int) -> None:
     """Two people at one terminal, or one against the computer (--computer): the board as text,
     moves in notation, illegal ones refused with the reason. Commands: a move, `moves`, `undo`,
-    `save FILE`, `help`, `quit`."""
-    from powertwo.rules import RulesError
-    from powertwo.solvers.players import choose_move
-
-    machine = None if computer is None else ("light", "dark").index(computer)
-
+    `save FILE` (`save --force FILE` replaces an existing file), `help`, `quit`."""
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
-    history: list[tuple[Any, str, Any]] = []  # (state before, move text, move)
+    session = PlaySession(game, state, None if computer is None else ("light", "dark").index(computer),
+                          {"position": first} if position else {"start": start or game.default_start})
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True
     while True:
-        out = game.outcome(state)
         if show:
-            last = history[-1] if history else None
-            click.echo(game.render_text(state, last[2] if last else None))
-            if last is not None:
-                click.echo(last_move_text(game, last[0], last[2]))
-            if out is not None:
-                click.echo(f"game over: {outcome_text(game, out)}")
+            session.show()
         show = False
-        if out is None and state.to_move == machine:
-            found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
-            text = game.format_move(found.move, state)
-            click.echo(f"computer ({game.player_name(machine)}) plays {text} "
-                       f"({found.playouts} playouts, {found.seconds:.1f} s)")
-            history.append((state, text, found.move))
-            state = game.apply(state, found.move)
+        over = game.outcome(session.state) is not None
+        if not over and session.state.to_move == session.machine:
+            session.computer_move(seconds, seed)
             show = True
             continue
-        prompt = "done" if out is not None else game.player_name(state.to_move)
+        prompt = "done" if over else game.player_name(session.state.to_move)
         try:
             line = click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
         except (click.exceptions.Abort, EOFError):  # end of input
             click.echo()
             break
-        text = line.strip()
-        word, _, rest = text.partition(" ")
-        if not text:
+        if not line.strip():
             continue
-        if word in ("quit", "exit", "q"):
+        changed = session.command(line.strip())
+        if changed is None:
             break
-        if word == "help":
-            click.echo(f"{PLAY_HELP}\nnotation: {game.notation_help}")
-        elif word == "moves":
-            # the first moves of the lazy view: Netzwerk positions can have millions of turns, too many to list
-            listed = game.moves(state).first(PLAY_LIST_LIMIT + 1)
-            text = " | ".join(game.format_move(m, state) for m in listed[:PLAY_LIST_LIMIT]) or "no legal move"
-            if len(listed) > PLAY_LIST_LIMIT:
-                text += f" | ... (more than {PLAY_LIST_LIMIT}; `powertwo perft GAME 1` counts them)"
-            click.echo(text)
-        elif word == "undo":
-            if history:
-                state, _, _ = history.pop()
-                if machine is not None and history and state.to_move == machine:
-                    state, _, _ = history.pop()  # take back the computer's answer too
-                show = True
-            else:
-                click.echo("nothing to undo")
-        elif word == "save":
-            if not rest.strip():
-                click.echo("save FILE: name the file")
-                continue
-            record = game.record([t for _, t, _ in history], position=first if position else None,
-                                 start=None if position else (start or game.default_start))
-            try:
-                Path(rest.strip()).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-            except OSError as exc:
-                click.echo(f"cannot save {rest.strip()}: {exc.strerror or exc}")
-                continue
-            click.echo(f"saved {len(history)} moves to {rest.strip()}")
-        else:
-            try:
-                move = game.parse_move(text, state)
-                new = game.apply(state, move)
-            except RulesError as exc:
-                click.echo(f"refused: {exc}")
-                hints = completions(game, state, text)
-                if hints:
-                    more = " | ..." if len(hints) > PLACEMENT_HINT_LIMIT else ""
-                    click.echo(f"legal moves that begin {' '.join(text.split())!r}: "
-                               + " | ".join(hints[:PLACEMENT_HINT_LIMIT]) + more)
-                continue
-            history.append((state, game.format_move(move, state), move))
-            state = new
-            show = True
+        show = changed
 
 
 @main.command("serve")
