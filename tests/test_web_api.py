@@ -44,8 +44,10 @@ def test_index_and_static_modules(client):
 
 def test_meta_lists_boards_games_and_puzzles(client):
     meta = client.get("/api/meta").json()
-    assert meta["boards"] == ["epaminondas", "netzwerk", "power-of-two", "power-of-two-sketch",
-                              "power-of-two-square-sides", "tower-of-power"]
+    from powertwo.boards import shipped
+
+    assert meta["boards"] == list(shipped()) and "power-of-two" in meta["boards"]
+    assert meta["default_board"] == "power-of-two"
     assert [g["name"] for g in meta["games"]] == ["power-of-two", "david-goliath", "thats-my-line",
                                                   "tower-of-power", "netzwerk", "epaminondas"]
     one = next(p for p in meta["puzzles"] if p["name"] == "one-by-one")
