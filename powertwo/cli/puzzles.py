@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 import click
 
@@ -15,7 +18,9 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
 @click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
 @click.option("--time-limit", "time_limit", type=Seconds(), default=None,
-              help="Seconds; when it runs out (or on Ctrl-C), the best answer so far with status 'feasible'.")
+              help="Seconds of search; when they run out (or on Ctrl-C), the best answer so far with status "
+                   "'feasible'. Set-up comes on top: loading the board, building tables, and in the first "
+                   "run after install compiling a compiled search (announced on stderr).")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
@@ -52,8 +57,8 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
     for key in ("corner", "target"):
         if key in given:
             given[key] = node_argument(b, key, given[key])
-    with progress_display(f"solving {puzzle}") as progress:
-        result = p.solve(b, progress=progress, **given)
+    with progress_display(f"solving {puzzle}") as progress, _setup_notice(progress) as said:
+        result = p.solve(b, progress=said, **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
@@ -64,6 +69,26 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
     else:
         for line in summary_lines(result, b):
             click.echo(line)
+
+
+@contextmanager
+def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], None]]:
+    """``progress`` passed through, and the solver's last message of its first second said again
+    at that second: a display shows nothing before a second, so a line such as "loading the search
+    kernel (first run: compiling ...)" would otherwise stay unseen through a long set-up."""
+    last: list[str] = []
+
+    def said(message: str) -> None:
+        last[:] = [message]
+        progress(message)
+
+    timer = threading.Timer(1.0, lambda: last and progress(last[0]))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield said
+    finally:
+        timer.cancel()
 
 
 def _check_outputs(out: str | None, proof: str | None, force: bool, inputs: tuple) -> None:
