@@ -19,6 +19,7 @@ from powertwo.boards import Board, BoardError, load as load_board, shipped_with
 from powertwo.boards.jsonfile import read_json
 
 from .fields import SolutionError, board_fields, node_ids, node_list, require
+from .schemas import check_answer_shape
 
 __all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
            "PUZZLES", "PuzzlePage", "PageError", "Clicks", "Verdict", "Steps", "SolveOption", "DEFAULT_BOARDS",
@@ -327,6 +328,7 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
         raise SolutionError(f"{path}: field 'puzzle' must be a string")
     puzzle = get_puzzle(data["puzzle"])
     board = solution_board(data, str(path), board)
+    check_answer_shape(data, str(path), board)
     if puzzle.reads_files:
         return puzzle.check(data, board, base=path.parent)  # type: ignore[call-arg]
     return puzzle.check(data, board)

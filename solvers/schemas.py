@@ -1,0 +1,156 @@
+"""The shape of every answer file, by puzzle: pydantic models checked before any checker runs.
+
+Every nested object (a jump step, a reverse move, a backend's run, a certificate, a call of
+That's My Line's solver) is closed: an unknown field is refused with its path
+(``steps[0].jumped``). Run facts are held to what a run can produce: ``seconds`` finite and at
+least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a ``proof`` in the words a
+search writes, That's My Line's ``stones`` at most the board's nodes. The top level stays open
+here: each puzzle's checker refuses a top-level field it does not know, naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationInfo, field_validator
+
+from powertwo.boards import Board
+from powertwo.boards.jsonfile import schema_fault
+
+from .fields import SolutionError
+
+_CLOSED = ConfigDict(extra="forbid", strict=True)
+_OPEN = ConfigDict(extra="allow", strict=True)
+
+Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Node = Annotated[StrictInt | StrictStr, Field()]
+Count = Annotated[StrictInt, Field(ge=0)]
+PROOF_WORDS = re.compile(r"^(exhausted search|no finish within \d+ moves)|position class|pagoda|Merson|no node")
+"""What a jump search writes as its proof of a bound (or nothing)."""
+
+
+class RunFacts(BaseModel):
+    """Fields every answer file may carry about the run that made it."""
+
+    model_config = _OPEN
+    puzzle: StrictStr
+    board: StrictStr | None = None
+    board_fingerprint: StrictStr | None = None
+    seconds: Seconds | None = None
+    workers: Annotated[StrictInt, Field(ge=1, le=4096)] | None = None
+    positions_searched: Count | None = None
+    objective: StrictInt | None = None
+    bound: StrictInt | None = None
+
+
+class JumpStep(BaseModel):
+    model_config = _CLOSED
+    place: Node
+    jumps: list[Node]
+
+
+class ForwardAnswer(RunFacts):
+    steps: list[JumpStep] = Field(max_length=10_000)
+
+
+class ReverseMove(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+    frm: Node = Field(alias="from")
+    jumps: list[Node]
+
+
+class ReverseAnswer(RunFacts):
+    moves: list[ReverseMove] = Field(default=[], max_length=10_000)
+    proof: StrictStr | None = None
+    chain_steps: Count | None = None
+
+    @field_validator("proof")
+    @classmethod
+    def _proof_words(cls, value: str | None) -> str | None:
+        if value and not PROOF_WORDS.search(value):
+            raise ValueError("is not a proof a search writes (the checker proves bounds itself)")
+        return value
+
+
+class BackendRun(BaseModel):
+    model_config = _CLOSED
+    status: StrictStr | None = None
+    objective: StrictInt | None = None
+    bound: StrictInt | None = None
+    seconds: Seconds | None = None
+
+
+class Certificate(BaseModel):
+    model_config = _CLOSED
+    checker: StrictStr | None = None
+    claim: StrictStr | None = None
+    cnf: StrictStr | None = None
+    cnf_sha256: StrictStr | None = None
+    proof: StrictStr | None = None
+    proof_lines: Count | None = None
+    proof_sha256: StrictStr | None = None
+    solver: StrictStr | None = None
+    verdict: StrictStr | None = None
+
+
+class LineAnswer(RunFacts):
+    certificate: Certificate | None = None
+
+
+class SolverCall(BaseModel):
+    model_config = _CLOSED
+    at_least: Count
+    answer: StrictStr
+    seconds: Seconds | None = None
+
+
+class Split(BaseModel):
+    model_config = _CLOSED
+    light: Count
+    dark: Count
+
+
+class ThatsMyLineAnswer(RunFacts):
+    stones: Count | StrictStr | None = None
+    certificate: Certificate | None = None
+    calls: list[SolverCall] | None = None
+    optimal_splits: list[Split] | None = None
+    proofs: dict[str, BackendRun] | None = None
+    light_count: Count | None = None
+    dark_count: Count | None = None
+
+    @field_validator("stones")
+    @classmethod
+    def _supply(cls, value: int | str | None, info: ValidationInfo) -> int | str | None:
+        nodes = (info.context or {}).get("nodes")
+        if isinstance(value, int) and nodes is not None and value > nodes:
+            raise ValueError(f"is {value}, more stones than the board has nodes ({nodes})")
+        if isinstance(value, str) and value != "unlimited":
+            raise ValueError("must be a number of stones or 'unlimited'")
+        return value
+
+
+SCHEMAS: dict[str, type[RunFacts]] = {
+    "jump-forward": ForwardAnswer,
+    "jump-reverse": ReverseAnswer,
+    "one-by-one": LineAnswer,
+    "line-cover": LineAnswer,
+    "two-by-two": LineAnswer,
+    "thats-my-line": ThatsMyLineAnswer,
+}
+"""The answer file's model of each puzzle (any other puzzle: the run facts only)."""
+
+
+def check_answer_shape(data: Mapping[str, Any], where: str, board: Board | None = None) -> None:
+    """Refuse (one :class:`SolutionError` naming the field's path) an answer file whose shape no
+    run of its puzzle can write, before its checker does any work."""
+    from pydantic import ValidationError
+
+    model = SCHEMAS.get(str(data.get("puzzle")), RunFacts)
+    context = {"nodes": board.size} if board is not None else {}
+    try:
+        model.model_validate(data, context=context)
+    except ValidationError as exc:
+        raise SolutionError(schema_fault(exc, where)) from None
+
