@@ -82,7 +82,11 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         last[:] = [message]
         progress(message)
 
-    timer = threading.Timer(1.0, lambda: last and progress(last[0]))
+    def again() -> None:
+        if last:
+            progress(last[0])
+
+    timer = threading.Timer(1.0, again)
     timer.daemon = True
     timer.start()
     try:
