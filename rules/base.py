@@ -661,6 +661,12 @@ MAX_NODE_NAME = 12
 """The longest node name or id read in a move (``e21``, ``63``; a 4,300-digit number is not)."""
 
 
+def start_supply(board: Board, side: str) -> int:
+    """The most pieces ``side`` has in any start position of ``board`` (no move adds a piece, so
+    a position with more cannot arise)."""
+    return max((len(board.start(name).get(side, ())) for name in board.start_names), default=0)
+
+
 def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f"at least {low}"

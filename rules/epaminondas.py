@@ -32,7 +32,8 @@ from typing import Any, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
 
-from .base import Game, InvalidMoveError, Outcome, RecordError, marked_row, nodes_from_json, register, square_key
+from .base import (Game, InvalidMoveError, Outcome, RecordError, marked_row, nodes_from_json, register, square_key,
+                   start_supply)
 
 # ---------------------------------------------------------------- constants
 WHITE, BLACK = 0, 1
@@ -242,6 +243,11 @@ class Epaminondas(Game[EpaminondasState, PhalanxMove]):
         both = sides[0] & sides[1]
         if both:
             raise RecordError(f"position: square {self.board.label(min(both))} is both white and black")
+        for player, key in enumerate(SIDE_KEYS):
+            most = start_supply(self.board, key)
+            if len(sides[player]) > most:
+                raise RecordError(f"position: {self.player_name(player)} has {len(sides[player])} pieces, more than "
+                                  f"the {most} a side starts with")
         return EpaminondasState(pieces=(sides[0], sides[1]), to_move=to_move, ply=ply)
 
     # ------------------------------------------------------------ text and diagram

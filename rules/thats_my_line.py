@@ -239,6 +239,12 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         both = light & dark
         if both:
             raise RecordError(f"position: node {self.board.label(min(both))} holds both a Light and a Dark stone")
+        for line in self.board.lines:
+            mixed = [next((v for v in line if v in side), None) for side in (light, dark)]
+            if mixed[0] is not None and mixed[1] is not None:
+                raise RecordError(f"position: line {self.board.line_text(line)} holds a Light stone on "
+                                  f"{self.board.label(mixed[0])} and a Dark stone on {self.board.label(mixed[1])}, "
+                                  "which no game reaches (a stone never joins a line of the other colour)")
         for player, stones in ((0, light), (1, dark)):
             if self.supply is not None and len(stones) > self.supply:
                 raise RecordError(f"position: {self.player_name(player)} has {len(stones)} stones, "

@@ -38,7 +38,7 @@ from powertwo.boards import BoardError, NodeId
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, RecordError, marked_row, node_from_json, register, square_key,
-    whole_number,
+    start_supply, whole_number,
 )
 
 # ---------------------------------------------------------------- constants
@@ -355,6 +355,11 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
                 raise RecordError(f"{where}: field 'stacks': square {label} must hold stones written with W and B, "
                                   f"bottom first, not {stones!r}")
             stacks[v - 1] = tuple(STONE_CHARS.index(c) for c in stones)
+        for player, key in enumerate(SIDE_KEYS):
+            count, most = sum(s.count(player) for s in stacks), start_supply(self.board, key)
+            if count > most:
+                raise RecordError(f"{where}: field 'stacks' holds {count} {self.player_name(player)} stones, more "
+                                  f"than the {most} a side starts with")
         return tuple(stacks)
 
     def state_from_json(self, data: Mapping) -> TowerOfPowerState:

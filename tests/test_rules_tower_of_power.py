@@ -61,9 +61,12 @@ def test_plain_agrees_with_fast_at_the_start_and_after_sampled_first_moves():
 
 
 def random_position(rng):
-    squares = rng.sample(list(GAME.board.nodes), rng.randint(2, 24))
-    raw = {GAME.board.label(v): "".join(rng.choice("WB") for _ in range(rng.choice([1, 1, 1, 2, 3]))) for v in squares}
-    return pos(raw, rng.choice(["White", "Black"]))
+    while True:  # at most the 15 stones of a side's start
+        squares = rng.sample(list(GAME.board.nodes), rng.randint(2, 24))
+        raw = {GAME.board.label(v): "".join(rng.choice("WB") for _ in range(rng.choice([1, 1, 1, 2, 3])))
+               for v in squares}
+        if all("".join(raw.values()).count(c) <= 15 for c in "WB"):
+            return pos(raw, rng.choice(["White", "Black"]))
 
 
 def test_plain_agrees_with_fast_on_seeded_random_positions():
