@@ -240,22 +240,14 @@ def check(file: str, board: str | None, time_limit: float) -> None:
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
-def _check_solution(path: str, board, progress=None):
-    """:func:`check_file` in a child process (``progress`` is the bounded runner's callback)."""
+def _bounded_check(file: str, against, time_limit: float):
+    """The check of a solution file in a child process capped at ``time_limit`` seconds (a spinner
+    on a terminal past a second); exit :data:`UNDECIDED_EXIT` with one line when it is not decided."""
+    from powertwo.solvers.bounded import CANCELLED, CRASHED, MEMORY, TIMEOUT, run_bounded
     from powertwo.solvers.registry import check_file
 
-    if progress is not None:
-        progress(f"checking {path}")
-    return check_file(path, board)
-
-
-def _bounded_check(file: str, against, time_limit: float):
-    """The check of a solution file in a child process capped at ``time_limit`` seconds, a
-    progress line past a second; exit :data:`UNDECIDED_EXIT` with one line when it is not decided."""
-    from powertwo.solvers.bounded import CANCELLED, CRASHED, MEMORY, TIMEOUT, run_bounded
-
-    with progress_display(f"checking {file}") as progress:
-        outcome = run_bounded(_check_solution, file, against, time_limit=time_limit, on_progress=progress)
+    with progress_display(f"checking {file}"):
+        outcome = run_bounded(check_file, file, against, time_limit=time_limit)
     if outcome.status in (TIMEOUT, MEMORY, CANCELLED, CRASHED):
         fail(f"{file}: {outcome.message}", UNDECIDED_EXIT)
     return outcome.result()
