@@ -176,3 +176,20 @@ def test_cli_plain_engine_equals_compiled_engine_on_the_english_start(tmp_path):
         data = json.loads(path.read_text())
         out[engine] = [{k: v for k, v in lv.items() if k not in ("seconds", "memory_bytes")} for lv in data["levels"]]
     assert out["plain"] == out["numba"]
+
+
+def test_cli_target_by_label_names_nodes_by_label(tmp_path):
+    board = load("english")
+    out = {}
+    for target in ("d4", "17"):
+        path = tmp_path / f"{target}.json"
+        result = CliRunner().invoke(main, ["census", "--board", "english-33", "--target", target, "--max-levels", "3",
+                                           "--json", str(path)])
+        assert result.exit_code == 0, result.output
+        out[target] = json.loads(path.read_text())
+        out[target].pop("seconds"), out[target].pop("peak_memory_bytes")
+        for lv in out[target]["levels"]:
+            lv.pop("seconds"), lv.pop("memory_bytes")
+    assert out["d4"] == out["17"]
+    assert out["d4"]["board"] == "english" and out["d4"]["target"] == "d4"
+    assert out["d4"]["start"] == [board.label(v) for v in board.nodes if v != board.node("d4")]

@@ -43,7 +43,8 @@ def run_census(board: Board, start: Iterable[NodeId], *, target: NodeId | None =
         levels, on_target = dask_levels(tables, progress, store=store, scheduler=scheduler, workers=workers,
                                         max_levels=max_levels)
     complete = levels[-1].positions == levels[-1].dead_positions
-    census = Census(board=board.name, start=nodes_in(tables.start), target=target, group_size=tables.group_size,
+    census = Census(board=board.name, start=[board.label(v) for v in nodes_in(tables.start)],
+                    target=None if target is None else board.label(target), group_size=tables.group_size,
                     engine=engine, levels=levels, complete=complete, target_solutions=on_target)
     if solvable:
         progress("backward pass: the positions that can still reach one stone")

@@ -68,8 +68,8 @@ class Census:
     """A whole census: the levels and the totals drawn from them."""
 
     board: str
-    start: list[int]
-    target: int | None
+    start: list[str]
+    target: str | None
     group_size: int
     engine: str
     levels: list[Level]

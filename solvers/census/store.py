@@ -4,6 +4,7 @@ or a solver can ask in microseconds whether a position is still solvable."""
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,12 +56,25 @@ class SolvableSet:
 
 def solvable_set(board: Board, start: Iterable[NodeId], target: NodeId | None = None,
                  store: str | Path | None = None) -> SolvableSet | None:
-    """The stored solvable set of this board, start and target, or None when none was stored."""
-    tables = census_tables(board, start, target)
+    """The stored solvable set of this board, start and target, or None when none was stored (the
+    tables and the set are kept in memory while the file stays the same)."""
+    tables = _tables(board, tuple(sorted(set(start))), target)
     path = Path(store or default_store()) / set_name(tables)
     if not path.is_file():
         return None
-    return SolvableSet(tables, np.load(path, allow_pickle=False))
+    return SolvableSet(tables, _positions(str(path), path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(board: Board, start: tuple[NodeId, ...], target: NodeId | None) -> CensusTables:
+    return census_tables(board, start, target)
+
+
+@functools.lru_cache(maxsize=4)
+def _positions(path: str, stamp: int) -> np.ndarray:
+    positions = np.load(path, allow_pickle=False)
+    positions.flags.writeable = False
+    return positions
 
 
 def is_solvable(board: Board, start: Iterable[NodeId], position: Iterable[NodeId], target: NodeId | None = None,

@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from powertwo.boards import Board, NodeId
+from powertwo.boards import Board, NodeId, load
 
 Position = int
 """A position as a bit set: bit ``v - 1`` set when node ``v`` holds a stone."""
@@ -98,30 +98,17 @@ def census_tables(board: Board, start: Iterable[NodeId], target: NodeId | None =
 
 
 ENGLISH = ("english", "english-33")
-"""Board names the census reads as the English 33-hole peg solitaire board."""
+"""Board names the census reads as the English 33-hole peg solitaire board (the shipped ``english``)."""
 
 
 def census_board(name: str) -> Board:
-    """A shipped board or board file by ``name``, or the English 33-hole board."""
-    from powertwo.boards import load
-
-    if name in ENGLISH:
-        return english_board()
-    return load(name)
+    """A shipped board or board file by ``name``; ``english-33`` is the shipped English board."""
+    return english_board() if name in ENGLISH else load(name)
 
 
 def english_board() -> Board:
-    """The English board as the jump solver builds it (its test and benchmark board)."""
-    import importlib
-
-    for name in ("powertwo.solvers.jump", "powertwo.solvers.jump.search", "powertwo.solvers.jump_search"):
-        try:
-            build = getattr(importlib.import_module(name), "english_board", None)
-        except ImportError:
-            continue
-        if build is not None:
-            return build()
-    raise CensusError("board english: the jump solver's english_board is not found")
+    """The English 33-hole board, shipped as ``english`` (labels a3..g5, d4 the centre)."""
+    return load("english")
 
 
 def centre_node(board: Board) -> NodeId:
@@ -137,12 +124,11 @@ def centre_node(board: Board) -> NodeId:
 
 
 def default_start(board: Board) -> list[NodeId]:
-    """The start a census takes when none is given: the central game (every node but the centre)
-    on the English board, else the Get a Jump On reverse puzzle's default position."""
+    """The start a census takes when none is given: the board's ``central`` start (the English
+    central game: every node but the centre), else the Get a Jump On reverse puzzle's default position."""
     check_size(board)
-    if board.name in ENGLISH:
-        centre = centre_node(board)
-        return [v for v in board.nodes if v != centre]
+    if "central" in board.start_names:
+        return sorted(v for side in board.start("central").values() for v in side)
     from powertwo.solvers.jump import default_position
 
     return default_position(board)
