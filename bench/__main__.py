@@ -1,16 +1,24 @@
-"""``python -m bench``: run every benchmark module and print its table."""
+"""``python -m bench [NAME ...]``: run benchmark modules and print their tables.
 
+Without a name every benchmark in :data:`BENCHMARKS` runs; the opponent matches take hours at the
+page's thinking time, so they run only when named (``python -m bench opponent --games 10``; options
+after the name go to that benchmark).
+"""
+
+import sys
 from importlib import import_module
 
 # Each benchmark module has ``main()`` that prints a table.
-BENCHMARKS: tuple[str, ...] = (
-    "perft", "line_puzzles", "thats_my_line", "jump", "web", "census", "opponent",
-)
+BENCHMARKS: tuple[str, ...] = ("perft", "line_puzzles", "thats_my_line", "jump", "web", "census")
+ON_REQUEST: tuple[str, ...] = ("opponent",)
 
 if __name__ == "__main__":
-    import sys
-
-    wanted = sys.argv[1:]
-    for name in BENCHMARKS:
-        if not wanted or name in wanted:
-            import_module(f"bench.{name}").main()
+    args = sys.argv[1:]
+    first_option = next((i for i, arg in enumerate(args) if arg.startswith("-")), len(args))
+    names, options = args[:first_option] or list(BENCHMARKS), args[first_option:]
+    unknown = [name for name in names if name not in BENCHMARKS + ON_REQUEST]
+    if unknown:
+        sys.exit(f"bench: no benchmark {unknown[0]!r} (one of {', '.join(BENCHMARKS + ON_REQUEST)})")
+    for name in names:
+        sys.argv = [f"bench {name}", *options]
+        import_module(f"bench.{name}").main()
