@@ -51,7 +51,11 @@ def load(name_or_path: str | Path) -> Board:
         _CACHE[key] = board
         return board
     path = Path(key)
-    if not path.exists():
+    try:
+        exists = path.exists()
+    except OSError as exc:  # a name too long for a file, say
+        raise BoardError(f"no board named '{key[:40]}' and no such file ({exc.strerror})") from None
+    if not exists:
         raise BoardError(f"no board named {key!r} (shipped: {', '.join(shipped())}) and no such file")
     return from_dict(read_json(path, BoardError, what="board file"), str(path))
 

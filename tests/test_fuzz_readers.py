@@ -1,0 +1,250 @@
+"""Fuzzing the strict readers and the referees: random mutations of every committed answer file
+and of game records made by the rules modules (delete, duplicate, retype, out of range, unknown
+field at any depth, duplicate key). Each mutation ends in one line (a ``ValueError``) or a
+verdict, never another exception; an unknown field or a repeated key is always refused; a
+verdict of ``valid`` is checked by an independent path.
+
+Set ``FUZZ_TALLY=1`` (with ``-s``) to print the outcomes by kind.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from powertwo.boards.jsonfile import loads
+from powertwo.rules import RulesError, game_names, get_game, validate_record
+from powertwo.solvers.registry import SolutionError, check_file, get_puzzle, solution_board
+from powertwo.solvers.schemas import check_answer_shape
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWER_FILES = sorted(p for p in ROOT.glob("results/**/*.json")
+                      if isinstance(d := json.loads(p.read_text()), dict) and "puzzle" in d)
+FORWARD_FILES = [p for p in ANSWER_FILES if json.loads(p.read_text())["puzzle"] == "jump-forward"]
+KINDS = ("delete", "duplicate", "retype", "out_of_range", "unknown_field", "duplicate_key")
+MUST_REFUSE = ("unknown_field", "duplicate_key")
+TALLY: Counter = Counter()
+SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
+
+
+def paths(data: Any, at: tuple = ()) -> list[tuple]:
+    """Every place in a JSON tree (the root included), as a tuple of keys and indices."""
+    out = [at]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            out += paths(value, at + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data[:8]):  # the first few items of long lists
+            out += paths(value, at + (i,))
+    return out
+
+
+def parent_and_key(data: Any, at: tuple) -> tuple[Any, Any]:
+    node = data
+    for part in at[:-1]:
+        node = node[part]
+    return node, at[-1]
+
+
+def other_type(value: Any, pick: int) -> Any:
+    choices = ["x", 7, True, None, [], {}, 1.5]
+    choices = [c for c in choices if type(c) is not type(value)]
+    return choices[pick % len(choices)]
+
+
+def out_of_range(value: Any, pick: int) -> Any:
+    if isinstance(value, bool):
+        return [2, "yes"][pick % 2]
+    if isinstance(value, (int, float)):
+        return [-1, -7, 10 ** 30, 0, 65, 10 ** 6, math.nan, math.inf][pick % 8]
+    if isinstance(value, str):
+        return ["", "x" * 300, "trust me", "-1"][pick % 4]
+    if isinstance(value, list):
+        return value * 40 if value else [0]
+    return {"": None}
+
+
+def mutate(data: Any, at: tuple, kind: str, pick: int) -> str:
+    """The JSON text of ``data`` with one mutation of ``kind`` at ``at`` (a copy; the original
+    is not changed)."""
+    data = json.loads(json.dumps(data))
+    if kind == "duplicate_key":
+        node = data
+        for part in at:
+            node = node[part]
+        if not isinstance(node, dict) or not node:
+            node = data
+        key = sorted(node)[pick % len(node)]
+        marker = "__duplicate_marker__"
+        node[marker] = None
+        text = json.dumps(data)
+        return text.replace(f'"{marker}": null', f'{json.dumps(key)}: {json.dumps(node[key])}')
+    if kind == "unknown_field":
+        node = data
+        for part in at:
+            node = node[part]
+        if not isinstance(node, dict):
+            node = data
+        node[["jumped", "captured", "result", "zz"][pick % 4]] = [99]
+        return json.dumps(data)
+    if not at:
+        return json.dumps(other_type(data, pick) if kind == "retype" else [data, data])
+    parent, key = parent_and_key(data, at)
+    if kind == "delete":
+        del parent[key]
+    elif kind == "duplicate":
+        if isinstance(parent, list):
+            parent.insert(key, parent[key])
+        else:
+            parent[key] = [parent[key], parent[key]]
+    elif kind == "retype":
+        parent[key] = other_type(parent[key], pick)
+    else:
+        parent[key] = out_of_range(parent[key], pick)
+    return json.dumps(data)
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert text and "\n" not in text and "Traceback" not in text, text
+    assert "Error(" not in text and "<class" not in text, text
+    return text
+
+
+def read_answer(text: str, where: str) -> Any:
+    """The strict reader stage of ``check``: parse, the puzzle, the board, the puzzle's schema."""
+    data = loads(text, where, SolutionError)
+    if not isinstance(data, dict) or not isinstance(data.get("puzzle"), str):
+        raise SolutionError(f"{where}: not a solution file (no field 'puzzle')")
+    get_puzzle(data["puzzle"])
+    board = solution_board(data, where)
+    check_answer_shape(data, where, board)
+    return data
+
+
+ANSWERS = {p: json.loads(p.read_text()) for p in ANSWER_FILES}
+
+
+@st.composite
+def answer_mutation(draw: Any, files: list[Path]) -> tuple[Path, tuple, str, str]:
+    path = draw(st.sampled_from(files))
+    data = ANSWERS[path]
+    spots = paths(data)
+    at = spots[draw(st.integers(0, len(spots) - 1))]
+    kind = draw(st.sampled_from(KINDS))
+    return path, at, kind, mutate(data, at, kind, draw(st.integers(0, 99)))
+
+
+@settings(max_examples=4000, **SETTINGS)
+@given(answer_mutation(ANSWER_FILES))
+def test_mutated_answer_files_end_in_one_line_or_pass_the_reader(case: tuple) -> None:
+    path, at, kind, text = case
+    try:
+        read_answer(text, path.name)
+    except ValueError as exc:
+        one_line(exc)
+        TALLY[("answer reader", kind, "refused")] += 1
+        return
+    assert kind not in MUST_REFUSE, (path.name, at, kind)
+    TALLY[("answer reader", kind, "read")] += 1
+
+
+@settings(max_examples=1000, **SETTINGS)
+@given(case=answer_mutation(FORWARD_FILES))
+def test_mutated_jump_forward_answers_get_the_true_verdict(case: tuple, tmp_path_factory: Any) -> None:
+    path, at, kind, text = case
+    file = tmp_path_factory.getbasetemp() / "forward.json"
+    file.write_text(text)
+    try:
+        report = check_file(file)
+    except ValueError as exc:
+        one_line(exc)
+        TALLY[("jump-forward check", kind, "refused")] += 1
+        return
+    assert kind not in MUST_REFUSE, (path.name, at, kind)
+    if not report.faults:  # valid: the answer itself must be the committed one
+        mutated, original = json.loads(text), ANSWERS[path]
+        for key in ("corner", "steps", "board", "puzzle"):
+            assert mutated.get(key) == original.get(key), (path.name, at, kind)
+        assert mutated.get("final_position", original["final_position"]) == original["final_position"]
+        TALLY[("jump-forward check", kind, "valid")] += 1
+    else:
+        TALLY[("jump-forward check", kind, "faults")] += 1
+
+
+def game_record(name: str, seed: int, length: int) -> dict:
+    """A valid record of a random game of ``name`` (made by the rules modules)."""
+    game = get_game(name)
+    rng = random.Random(seed)
+    state, texts = game.start(), []
+    for _ in range(length):
+        moves = game.moves(state).first(40) if game.outcome(state) is None else []
+        if not moves:
+            break
+        move = rng.choice(moves)
+        texts.append(game.format_move(move, state))
+        state = game.apply(state, move)
+    return game.record(texts)
+
+
+RECORDS = [game_record(name, seed, length) for name in game_names() for seed, length in ((1, 6), (2, 12))]
+
+
+def replays_legally(data: dict) -> bool:
+    """An independent replay: every move legal and applied by the plain referee of RULES.md
+    (``rules/plain``), which shares no legality code with the fast one."""
+    plain = importlib.import_module(f"powertwo.rules.plain.{data['game'].replace('-', '_')}")
+    game = get_game(data["game"], **data.get("options", {}))
+    state = game.state_from_json(data["position"]) if data.get("position") else game.start(data.get("start"))
+    for text in data["moves"]:
+        move = game.parse_move(text, state)
+        if game.outcome(state) is not None or plain.check(game, state, move) is not None:
+            return False
+        state = plain.apply(game, state, move)
+    return True
+
+
+@st.composite
+def record_mutation(draw: Any) -> tuple[dict, tuple, str, str]:
+    data = draw(st.sampled_from(RECORDS))
+    spots = paths(data)
+    at = spots[draw(st.integers(0, len(spots) - 1))]
+    kind = draw(st.sampled_from(KINDS))
+    return data, at, kind, mutate(data, at, kind, draw(st.integers(0, 99)))
+
+
+@settings(max_examples=2000, **SETTINGS)
+@given(record_mutation())
+def test_mutated_records_get_the_true_verdict(case: tuple) -> None:
+    data, at, kind, text = case
+    try:
+        result = validate_record(text, where="record")
+    except RulesError as exc:  # malformed record, unreadable or illegal move
+        one_line(exc)
+        TALLY[("record", kind, "refused")] += 1
+        return
+    assert kind not in MUST_REFUSE, (data["game"], at, kind)
+    assert replays_legally(json.loads(text)), (data["game"], at, kind)
+    assert len(result.moves) == len(json.loads(text)["moves"])
+    TALLY[("record", kind, "valid")] += 1
+
+
+def test_every_kind_was_tried_and_the_tally_is_reported() -> None:
+    if not TALLY:
+        pytest.skip("run with the fuzz tests")
+    for target in ("answer reader", "record"):
+        assert {kind for (t, kind, _) in TALLY if t == target} == set(KINDS), target
+    if os.environ.get("FUZZ_TALLY"):
+        total = sum(TALLY.values())
+        print(f"\n{total} mutations")
+        for key in sorted(TALLY):
+            print(" ".join(key), TALLY[key])
