@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError, NodeId
@@ -148,7 +149,8 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
     notation_help = ("the turn's steps in order, pieces first: 'a1-a3 b1-b2 e21-e22' "
                      "(fields a1..f6, energy points e00..e66); 'pass' for an empty turn")
 
-    # the geometry tables (see TABLES), built by _build_tables on first use
+    # the geometry tables (see TABLES): each a functools.cached_property (set below the class)
+    # whose first use builds them all (_build_tables)
     fields: tuple[NodeId, ...]
     points: tuple[NodeId, ...]
     _xy: dict[NodeId, tuple[int, int]]
@@ -169,13 +171,6 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
         super().__init__(board, **options)
         self._piece_cache: tuple = (None, None)
         self._energy_cache: dict[tuple[frozenset, frozenset], dict[int, tuple]] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        """Build the geometry tables the first time one of them is asked for."""
-        if name in TABLES and "_xy" not in self.__dict__:
-            self._build_tables()
-            return self.__dict__[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _build_tables(self) -> None:
         b = self.board
@@ -349,6 +344,18 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
             if left is not None:
                 return f"capture is compulsory (variant 4): {left} is still possible", None
         pieces = (frozenset(own), frozenset(opp)) if me == PLAYER_ONE else (frozenset(opp), frozenset(own))
+        reason, current = self._walk_energy(state, turn, pieces)
+        if current is None:
+            return reason, None
+        return None, (pieces[0], pieces[1], current)
+
+    def _walk_energy(self, state: NetzwerkState, turn: NetTurn,
+                     pieces: tuple[frozenset, frozenset]) -> tuple[str | None, frozenset | None]:
+        """Phase (b) of a turn after its piece moves: the reason an energy move is illegal, or the
+        energy stones' points after them."""
+        b = self.board
+        me, energy = state.to_move, state.energy
+        who = self.player_name(me)
         movable = self.movable_stones(energy, pieces, me)
         current = set(energy)
         used: set[int] = set()
@@ -384,7 +391,7 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
             current.add(step.to)
             arrived.add(step.to)
             used.add(line)
-        return None, (pieces[0], pieces[1], frozenset(current))
+        return None, frozenset(current)
 
     def _capture_left(self, own: frozenset, opp: frozenset, moved: frozenset, demands: list, energy: frozenset,
                       me: int) -> str | None:
@@ -765,3 +772,19 @@ def _hall_ok(masks: Iterable[tuple[int, int]], mask: int, cost: int) -> bool:
         if need > bin(union).count("1"):
             return False
     return True
+
+
+def _table(name: str) -> cached_property:
+    """The cached property of one geometry table: its first use builds every table at once."""
+    def table(game: Netzwerk) -> Any:
+        game._build_tables()
+        return game.__dict__[name]
+
+    table.__name__ = name
+    prop = cached_property(table)
+    prop.__set_name__(Netzwerk, name)
+    return prop
+
+
+for _name in sorted(TABLES):
+    setattr(Netzwerk, _name, _table(_name))
