@@ -279,7 +279,7 @@ class Board:
         if not self.symmetry_generators:
             order = 1
         else:
-            from sympy.combinatorics import Permutation as SymPerm, PermutationGroup  # type: ignore[import-untyped]
+            from sympy.combinatorics import Permutation as SymPerm, PermutationGroup
 
             group = PermutationGroup([SymPerm([v - 1 for v in p]) for p in self.symmetry_generators])
             order = int(group.order())
