@@ -38,7 +38,7 @@ def draw_boards(out: Path, progress: Progress) -> list[str]:
             path = out / "boards" / f"{name}.{ext}"
             board_diagram(board, path, names="labels")
             files.append(str(path.relative_to(out)))
-        progress(f"board {name}: {board.size} nodes, {len(board.lines)} lines, {len(board.symmetries)} symmetries")
+        progress(f"board {name}: {board.size} nodes, {len(board.lines)} lines, {board.symmetry_order} symmetries")
     return files
 
 
