@@ -141,8 +141,9 @@ def short_value(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         return "true" if value is True else "false" if value is False else "null"
     if isinstance(value, (int, float)):
-        text = str(value) if not isinstance(value, int) or abs(value) < 10 ** 30 else "a number that large"
-        return text[:40]
+        if isinstance(value, int) and abs(value) >= 10 ** 40:
+            return f"a number of {value.bit_length() * 3 // 10 + 1} or so digits"
+        return str(value)[:40]
     if isinstance(value, str):
         return f"'{value[:40]}'" + ("..." if len(value) > 40 else "")
     return "an object" if isinstance(value, dict) else "a list" if isinstance(value, list) else "a value"
@@ -176,6 +177,8 @@ def schema_fault(exc: Any, where: str, prefix: str = "") -> str:
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         ctx = err.get("ctx", {})
         bound = next(iter(ctx.values())) if ctx else "?"
+        if isinstance(bound, float) and bound.is_integer():
+            bound = int(bound)
         word = {"greater_than_equal": "at least", "less_than_equal": "at most", "greater_than": "more than",
                 "less_than": "less than"}[kind]
         reason = f"is {short_value(err.get('input'))}, must be {word} {bound}"

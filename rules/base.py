@@ -370,7 +370,8 @@ class Game(Generic[S, M]):
         if data.get("ply") is not None and data.get("to_move") is not None:
             to_move = self.player_from_json(data["to_move"])
             if data["ply"] % 2 != to_move:
-                raise RecordError(f"{where}: field 'ply' is {data['ply']}, but after {data['ply']} moves "
+                moves = f"{data['ply']} move{'' if data['ply'] == 1 else 's'}"
+                raise RecordError(f"{where}: field 'ply' is {data['ply']}, but after {moves} "
                                   f"{self.player_name(data['ply'] % 2)} is to move, not {self.player_name(to_move)}")
 
     def player_to_json(self, player: Player) -> str:

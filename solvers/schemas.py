@@ -4,8 +4,8 @@ Every nested object (a jump step, a reverse move, a backend's run, a certificate
 That's My Line's solver) is closed: an unknown field is refused with its path
 (``steps[0].jumped``). Run facts are held to what a run can produce: ``seconds`` finite and at
 least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a ``proof`` in the words a
-search writes, That's My Line's ``stones`` at most the board's nodes. The top level holds only
-the fields its puzzle's checker knows (the checker keeps that list).
+search writes, That's My Line's ``stones`` at most the board's nodes. A top-level field the
+puzzle does not know is refused by its checker, which keeps that list.
 """
 
 from __future__ import annotations
@@ -158,25 +158,4 @@ def check_answer_shape(data: Mapping[str, Any], where: str, board: Board | None 
 
         for backend in set(lines.BACKENDS) & set(data):  # each backend's run, a closed object
             validated(BackendRun, data[backend], where, SolutionError, prefix=backend)
-    known = top_fields(str(data.get("puzzle")))
-    unknown = sorted(set(data) - known) if known is not None else []
-    if unknown:
-        raise SolutionError(f"{where}: unknown field '{unknown[0][:60]}' (the checker cannot verify it)")
-
-
-def top_fields(puzzle: str) -> frozenset[str] | None:
-    """The top-level fields the puzzle's checker knows (kept with each checker), or None."""
-    if puzzle in ("jump-forward", "jump-reverse"):
-        from powertwo.solvers.jump import puzzle as jump
-
-        return frozenset(jump.FORWARD_FIELDS if puzzle == "jump-forward" else jump.REVERSE_FIELDS)
-    if puzzle == "thats-my-line":
-        from powertwo.solvers.thats_my_line import checker as tml
-
-        return frozenset(tml.FIELDS)
-    if puzzle in ("one-by-one", "line-cover", "two-by-two"):
-        from powertwo.solvers.lines import checker as lines
-
-        return frozenset(lines.TOP_FIELDS)
-    return None
 

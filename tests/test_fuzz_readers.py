@@ -128,7 +128,25 @@ def read_answer(text: str, where: str) -> Any:
     get_puzzle(data["puzzle"])
     board = solution_board(data, where)
     check_answer_shape(data, where, board)
+    known = top_fields(data["puzzle"])  # the checker's own first step: its list of top-level fields
+    if set(data) - known:
+        raise SolutionError(f"{where}: unknown field '{sorted(set(data) - known)[0]}'")
     return data
+
+
+def top_fields(puzzle: str) -> frozenset[str]:
+    """The top-level fields the puzzle's checker knows (each checker keeps its list)."""
+    if puzzle.startswith("jump-"):
+        from powertwo.solvers.jump import puzzle as jump
+
+        return frozenset(jump.FORWARD_FIELDS if puzzle == "jump-forward" else jump.REVERSE_FIELDS)
+    if puzzle == "thats-my-line":
+        from powertwo.solvers.thats_my_line import checker as tml
+
+        return frozenset(tml.FIELDS)
+    from powertwo.solvers.lines import checker as lines
+
+    return frozenset(lines.TOP_FIELDS)
 
 
 ANSWERS = {p: json.loads(p.read_text()) for p in ANSWER_FILES}
