@@ -20,7 +20,6 @@ from .hashing import _build_perimeter, _canon, _per_get, _rehash_dead, _rehash_t
 from .leaves import _lower_bound
 from .modes import ANY_CHAIN_FIRST, ANY_NODE_ORDER, WITHIN_BUDGET
 from .moves import MoveGenerator, jump_arrays
-from .params import Frames, Limits, Memo, Tables
 from .tuning import (
     ANY_SHARE,
     BEAM_PROBE,
@@ -367,12 +366,12 @@ class KernelSearch:
             stats = w.stats
             grow_tt = max(1, (grow_tt - int(self.stats[1])) // share)
             grow_dead = max(1, (grow_dead - int(self.stats[2])) // share)
-        frames = Frames(w.fu, w.fi, w.fimg, w.fps, w.fo, w.state, w.scratch)
-        tables = Tables(self.jstart, self.jover, self.jto, self.jimg, self.jpag, self.perm, self.unj, self.regions,
-                        self.targets, self.ends, self.pneed, self.pbit, self.ostart, self.ovec)
-        memo = Memo(self.tk, self.td, self.dk, self.pk, self.pd, stats)
-        limits = Limits(max_nodes, grow_tt, grow_dead, self.table_from, self.radius, shortcut, self.order_moves)
-        return int(_run(w.mode, frames, tables, memo, limits, np.zeros(1, dtype=np.int64) if halt is None else halt))
+        return int(_run(w.mode, w.fu, w.fi, w.fimg, w.fps, w.state, self.jstart, self.jover, self.jto,
+                        self.jimg, self.jpag, self.perm, self.unj, self.regions, self.targets, self.ends,
+                        self.pneed, self.pbit, self.tk, self.td, self.dk, stats, max_nodes,
+                        grow_tt, grow_dead, self.table_from, self.pk, self.pd, self.radius, shortcut,
+                        np.zeros(1, dtype=np.int64) if halt is None else halt, self.ostart, self.ovec, w.scratch,
+                        w.fo, self.order_moves))
 
     def _tick(self, group: list[Walk], steps: list[int], shortcut: int,
               deadline: float | None) -> tuple[list[int], list[int]]:
