@@ -477,7 +477,7 @@ def test_jump_reverse_hint_says_what_the_solver_tells_within_a_second(client):
     assert hint["text"].startswith(f"solvable: a finish in {committed['objective']} moves, e.g. ")
     corners = ["a1", "a13", "m1", "m13"]  # four lone stones: no jump at all
     stuck = client.post("/api/jump/hint", json={"puzzle": "jump-reverse", "position": corners}).json()
-    assert stuck == {"solvable": False, "marks": [], "text": "no finish from here (proven): undo"}
+    assert stuck == {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     assert error(client.post("/api/jump/hint", json={"puzzle": "one-by-one", "position": [1]}), 400) == \
         "hints are given for puzzles whose clicks build moves from a position, not 'one-by-one'"
 

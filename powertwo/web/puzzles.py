@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from powertwo.boards import Board
+from powertwo.boards import Board, NodeId
 from powertwo.rules import RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
@@ -242,13 +242,27 @@ HINT_SECONDS = 1.0
 
 
 def jump_hint(data: Mapping) -> dict:
-    """Whether the position can still be finished, as far as the solver can tell within
-    :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
+    """Whether the position can still be finished: from the stored census of the board and the
+    clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
+    far as the solver can tell within :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
     puzzle, page = puzzle_of(data)
     if not hinted(page):
         raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
     board = board_of(data)
     stones = node_ids(field(data, "position", list), board, "position", field="position")
+    origin = node_ids(data["origin"], board, "origin", field="origin") if data.get("origin") is not None \
+        else reverse_origin(board)
+    census = census_hint(board, origin, stones) if origin is not None else None
+    if census is not None and (census["solvable"] or census["target"] is None):
+        return census
+    solver = solver_hint(puzzle, board, stones)
+    if census is not None:
+        solver["text"] = f"{census['text']}; {solver['text']}"
+    return solver
+
+
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
+    """The hint as the solver gives it within :data:`HINT_SECONDS`."""
     try:
         answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=HINT_SECONDS)
     except SolutionError as exc:
@@ -258,9 +272,50 @@ def jump_hint(data: Mapping) -> dict:
         first = moves[0]
         path = [board.label(v) for v in (first["from"], *first["jumps"])]
         size = "in" if status == "optimal" else "within"
-        return {"solvable": True, "marks": [first["from"], first["jumps"][0]],
+        return {"solvable": True, "marks": [first["from"], first["jumps"][0]], "source": "solver",
                 "text": f"solvable: a finish {size} {_count(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
     if status == "infeasible":
-        return {"solvable": False, "marks": [], "text": "no finish from here (proven): undo"}
-    return {"solvable": None, "marks": [],
+        return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
+    return {"solvable": None, "marks": [], "source": "solver",
             "text": f"the solver cannot tell within {HINT_SECONDS:g} s whether a finish exists"}
+
+
+def reverse_origin(board: Board) -> list[NodeId] | None:
+    """The reverse puzzle's start on a board with a ``central`` start (the English central game), else None."""
+    if "central" not in board.start_names:
+        return None
+    return sorted(v for side in board.start("central").values() for v in side)
+
+
+def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
+    """The hint from a stored solvable set (``powertwo census --solvable``) of ``board`` from
+    ``origin`` (``stones`` a position reached from it): whether one stone (on the set's target)
+    can still be reached and which single jumps keep it so; None when no set is stored. With
+    several sets, the one to any node is asked first, then the one to the board's centre."""
+    from powertwo.solvers.census import CensusError, solvable_set
+    from powertwo.solvers.census.tables import centre_node
+
+    try:
+        targets: list[NodeId | None] = [None, centre_node(board)]
+    except CensusError:
+        targets = [None]
+    try:
+        found = next((s for t in targets if (s := solvable_set(board, origin, t)) is not None), None)
+    except CensusError:
+        return None
+    if found is None:
+        return None
+    target = None if found.tables.target is None else board.label(found.tables.target)
+    where = "" if target is None else f" on {target}"
+    held = set(stones)
+    if held not in found:
+        return {"solvable": False, "marks": [], "jumps": [], "source": "census", "target": target,
+                "text": "no finish from here (census): undo" if target is None else
+                        f"the census: no finish with one stone{where} from here"}
+    keep = [(a, b, c) for a, b, c in board.jumps if a in held and b in held and c not in held
+            and (held - {a, b}) | {c} in found]
+    names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
+    text = (f"solvable (census): one stone{where} can still be reached"
+            + (f"; {_count(len(keep), 'jump')} keep it so: {names}" if keep else ""))
+    return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
+            "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}

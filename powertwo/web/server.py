@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
-from powertwo.boards import shipped
+from powertwo.boards import load as load_board, shipped
 from powertwo.rules import RulesError, get_game, game_names
 from powertwo.solvers.bounded import PoolBusy
 from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names
@@ -41,7 +41,7 @@ from .common import MAX_BODY, BadRequest, board_of, board_view, body, field, nod
 from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
-from .puzzles import file_check, jump_hint, jump_summary, line_check, sequence_frames, solitaire_check
+from .puzzles import file_check, jump_hint, jump_summary, line_check, reverse_origin, sequence_frames, solitaire_check
 from .work import Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -71,6 +71,8 @@ def jump_clicks(data: Mapping) -> dict:
             origin: Any = corner_of(board, node_field(data, "corner", board))
         elif "position" in data:
             origin = read_position(field(data, "position", list), board)
+        elif (central := reverse_origin(board)) is not None:
+            origin = central
         else:
             done = committed(puzzle, board=board)
             origin = done["position"] if done else default_position(board, time_limit=JUMP_START_SECONDS)
@@ -140,9 +142,17 @@ def puzzle_entries() -> list[dict]:
             done = committed(name, strict)
             puzzles.append({"name": name, "title": get_puzzle(name).title + (" (strict)" if strict else ""),
                             "strict": strict, "page": page, "hint": hinted(page), "committed": done,
+                            "boards": puzzle_boards(page),
                             "optimum": None if done is None else done.get("objective"),
                             "status": None if done is None else done.get("status")})
     return puzzles
+
+
+def puzzle_boards(page: Mapping) -> list[str]:
+    """The boards a puzzle is offered on: its page's, then for a reverse puzzle (a hint fits) the
+    shipped boards with a ``central`` start, the position its clicks start from there."""
+    extra = [b for b in shipped() if hinted(page) and b not in page["boards"] and reverse_origin(load_board(b))]
+    return [*page["boards"], *extra]
 
 
 def game_entries() -> list[dict]:

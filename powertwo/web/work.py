@@ -42,11 +42,16 @@ class Limits:
 def warm_up() -> None:
     """Run in every worker before its first request: every committed answer that is stepped
     through checked and drawn as /api/sequence does (this loads or compiles the kernels its
-    checker uses), and every puzzle module imported."""
+    checker uses), every puzzle module imported, and the stored census sets the hint reads loaded."""
+    from powertwo.boards import load, shipped
     from powertwo.solvers.registry import puzzle_names
 
     from .pages import committed, page_of
-    from .puzzles import sequence_frames
+    from .puzzles import census_hint, reverse_origin, sequence_frames
+
+    for board in map(load, shipped()):
+        if (origin := reverse_origin(board)) is not None:
+            census_hint(board, origin, origin)
 
     for name in puzzle_names():
         try:

@@ -87,14 +87,21 @@ def census_tables(board: Board, start: Iterable[NodeId], target: NodeId | None =
     triples = board.jumps
     need = np.array([(1 << (a - 1)) | (1 << (b - 1)) for a, b, _ in triples], dtype=np.uint64)
     land = np.array([1 << (c - 1) for _, _, c in triples], dtype=np.uint64)
-    chunks = (board.size + 7) // 8
-    symtab = np.zeros((max(len(group) - 1, 0), chunks, 256), dtype=np.uint64)
-    for s, perm in enumerate(group[1:]):
-        for k in range(chunks):
-            for b in range(256):
-                symtab[s, k, b] = image(perm, (b << (8 * k)) & ((1 << board.size) - 1))
     return CensusTables(board=board, start=pos, target=target, group=group, need=need, land=land,
-                        flip=need | land, symtab=symtab)
+                        flip=need | land, symtab=byte_tables(board.size, group[1:]))
+
+
+def byte_tables(size: int, perms: Sequence[Sequence[NodeId]]) -> np.ndarray:
+    """``out[s, k, b]``: the image under ``perms[s]`` of byte ``b`` put in chunk ``k`` of a position
+    (the OR of the images of its bits)."""
+    chunks = (size + 7) // 8
+    bits = (np.arange(256, dtype=np.uint64)[:, None] >> np.arange(8, dtype=np.uint64)) & np.uint64(1)
+    out = np.zeros((len(perms), chunks, 256), dtype=np.uint64)
+    for s, perm in enumerate(perms):
+        moved = [1 << (perm[v] - 1) if v < size else 0 for v in range(chunks * 8)]
+        for k in range(chunks):
+            out[s, k] = np.bitwise_or.reduce(bits * np.array(moved[8 * k:8 * k + 8], dtype=np.uint64), axis=1)
+    return out
 
 
 ENGLISH = ("english", "english-33")

@@ -24,6 +24,7 @@ export async function initPuzzles(meta, shared) {
   puzzles.list = meta.puzzles;
   fill($("puzzle-select"), puzzles.list.map((p, k) => [k, p.title]));
   $("puzzle-select").addEventListener("change", () => choosePuzzle(Number($("puzzle-select").value)));
+  $("puzzle-board").addEventListener("change", () => chooseBoard($("puzzle-board").value));
   $("puzzle-clear").addEventListener("click", () => change(() => { clearState(); }));
   $("puzzle-undo").addEventListener("click", () => undo());
   $("puzzle-flip").addEventListener("click", () => puzzles.view.flip());
@@ -63,6 +64,7 @@ async function restore(shared) {
   }
   const saved = store.get("puzzles");
   const k = saved ? puzzles.list.findIndex((p) => keyOf(p) === saved.key) : -1;
+  if (k >= 0 && saved.board && puzzles.list[k].boards.includes(saved.board)) await drawBoard(saved.board);
   await choosePuzzle(Math.max(0, k), k < 0);
   if (k >= 0) {
     puzzles.stones = new Set(saved.stones || []);
@@ -74,8 +76,8 @@ async function restore(shared) {
 }
 
 function save() {
-  store.set("puzzles", { key: keyOf(puzzles.puzzle), stones: [...puzzles.stones], record: puzzles.record,
-    chains: puzzles.chains, origin: puzzles.origin });
+  store.set("puzzles", { key: keyOf(puzzles.puzzle), board: puzzles.board, stones: [...puzzles.stones],
+    record: puzzles.record, chains: puzzles.chains, origin: puzzles.origin });
 }
 
 function fail(e, prefix = "") {
@@ -154,6 +156,10 @@ async function choosePuzzle(k, run = true) {
   puzzles.puzzle = puzzles.list[k];
   const p = puzzles.puzzle;
   describe(p);
+  fill($("puzzle-board"), p.boards.map((b) => [b, b]));
+  $("puzzle-board-label").hidden = p.boards.length < 2;
+  if (!p.boards.includes(puzzles.board)) await drawBoard(p.boards[0]);
+  $("puzzle-board").value = puzzles.board;
   clearState();
   puzzles.origin = null;
   puzzles.undo = [];
@@ -161,9 +167,29 @@ async function choosePuzzle(k, run = true) {
   $("puzzle-pass").hidden = !isRecord(p);
   $("puzzle-hint-ask").hidden = !p.hint;
   $("puzzle-hint-answer").textContent = "";
-  $("puzzle-committed").disabled = !p.committed;
+  $("puzzle-committed").disabled = !p.committed || puzzles.board !== p.boards[0];
   showRun(puzzles.run);
   if (run) await check();
+}
+
+// The puzzle's board (the puzzle's first board is the one its committed answer is on).
+async function drawBoard(name) {
+  puzzles.board = name;
+  puzzles.view.draw(await api(`/api/board/${name}`));
+}
+
+// Another board for the same puzzle: the clicks start again from its start position.
+async function chooseBoard(name) {
+  puzzles.epoch++;
+  await drawBoard(name);
+  const p = puzzles.puzzle;
+  clearState();
+  puzzles.origin = null;
+  puzzles.undo = [];
+  puzzles.lastCheck = null;
+  $("puzzle-hint-answer").textContent = "";
+  $("puzzle-committed").disabled = !p.committed || name !== p.boards[0];
+  await check();
 }
 
 // A solitaire's stones per side: the committed answer's, else the solve option's default.
@@ -331,9 +357,10 @@ async function askHint() {
   const p = puzzles.puzzle, epoch = puzzles.epoch, r = puzzles.lastCheck;
   if (!r || !r.stones) return;
   const chains = JSON.stringify(puzzles.chains);
-  $("puzzle-hint-answer").textContent = "asking the solver…";
+  $("puzzle-hint-answer").textContent = "asking the census or the solver…";
   try {
-    const h = await api("/api/jump/hint", { puzzle: p.name, board: puzzles.board, position: r.stones.map((s) => s.node) },
+    const h = await api("/api/jump/hint", { puzzle: p.name, board: puzzles.board, origin: r.origin,
+      position: r.stones.map((s) => s.node) },
       { guard: () => epoch === puzzles.epoch && chains === JSON.stringify(puzzles.chains) });
     $("puzzle-hint-answer").textContent = h.text;
     puzzles.view.mark(h.marks, "hint");
