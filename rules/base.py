@@ -210,7 +210,8 @@ class Game(Generic[S, M]):
         for key, value in self.options.items():
             opt = known[key]
             if opt.choices is not None and value not in opt.choices:
-                raise RecordError(f"game {self.name}: option {key} must be one of {list(opt.choices)}, not {value!r}")
+                raise RecordError(f"game {self.name}: option {key} must be one of "
+                                  f"{', '.join(short_value(c) for c in opt.choices)}, not {short_value(value)}")
             if opt.parse is not None:
                 try:
                     self.options[key] = opt.parse(value)

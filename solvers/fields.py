@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Collection, Mapping
 
 from powertwo.boards import Board, BoardError
+from powertwo.boards.jsonfile import short_value
 
 
 class SolutionError(ValueError):
@@ -65,7 +66,7 @@ def bool_field(data: Mapping, key: str, where: str, default: bool | None = None)
         return default
     value = data[key]
     if not isinstance(value, bool):
-        raise SolutionError(f"{where}: field '{key}' must be true or false, not {value!r}"[:200])
+        raise SolutionError(f"{where}: field '{key}' must be true or false, not {short_value(value)}")
     return value
 
 
@@ -76,7 +77,7 @@ def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, 
         return None
     value = require(data, key, str, where)
     if value not in choices:
-        raise SolutionError(f"{where}: field '{key}' is {value[:60]!r}, not one of {', '.join(choices)}")
+        raise SolutionError(f"{where}: field '{key}' is '{value[:60]}', not one of {', '.join(choices)}")
     return value
 
 
@@ -100,14 +101,22 @@ def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -
             try:
                 v = board.node(v)
             except BoardError:
-                raise SolutionError(f"{where}: node {v[:40]!r} does not exist on board {board.name}") from None
+                raise SolutionError(f"{where}: node '{v[:40]}' does not exist on board {board.name}") from None
         elif isinstance(v, bool) or not isinstance(v, int):
             prefix = f"field '{field}': " if field else ""
-            raise SolutionError(f"{where}: {prefix}{str(v)[:40]!r} is not a node (a label or an id)")
+            raise SolutionError(f"{where}: {prefix}{quoted(v)} is not a node (a label or an id)")
         elif not board.has_node(v):
             raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
         out.append(v)
     return out
+
+
+def quoted(value: Any) -> str:
+    """A value as a message quotes it: a number or text in quotes, ``null``, ``true``, a list or
+    an object by its kind (never a Python repr)."""
+    if value is None or isinstance(value, (bool, list, dict)):
+        return short_value(value)
+    return f"'{str(value)[:40]}'"
 
 
 def known_fields(data: Mapping, known: Collection[str], where: str, prefix: str = "") -> None:
@@ -124,7 +133,7 @@ def seconds_value(value: Any, name: str = "--time-limit") -> float | None:
     try:
         seconds = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise SolutionError(f"{name} {str(value)[:40]!r}: give a positive number of seconds") from None
+        raise SolutionError(f"{name} '{str(value)[:40]}': give a positive number of seconds") from None
     if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0:
         raise SolutionError(f"{name} {str(value)[:40]}: give a positive, finite number of seconds")
     return seconds
@@ -138,7 +147,7 @@ def sibling_file(base: Path | None, name: Any, where: str, field: str) -> Path:
         raise SolutionError(f"{where}: field '{field}' must be a file name")
     pure = PurePosixPath(name)
     if pure.is_absolute() or Path(name).is_absolute() or ".." in pure.parts or "\\" in name:
-        raise SolutionError(f"{where}: field '{field}' {name[:80]!r}: certificate files are named relative to "
+        raise SolutionError(f"{where}: field '{field}' '{name[:80]}': certificate files are named relative to "
                             "the result file, without '..'")
     if base is None:
         raise SolutionError(f"{where}: field '{field}' names a file, but the checker was not given the "

@@ -55,8 +55,14 @@ class Group(click.Group):
         except BrokenPipeError:  # output piped into `head`: stop quietly
             sys.stderr.close()
             sys.exit(0)
-        except (ValueError, OSError) as exc:  # library errors are ValueError subclasses
-            fail(str(exc) or exc.__class__.__name__)
+        except OSError as exc:  # "x.json: No such file or directory", never "[Errno 2] ..."
+            fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror
+                 else exc.strerror or exc.__class__.__name__)
+        except ValueError as exc:  # library errors are ValueError subclasses
+            text = str(exc)
+            if "int_max_str_digits" in text or "integer string conversion" in text:
+                text = "a number with too many digits (more than 4,300)"
+            fail(text or exc.__class__.__name__)
         except RecursionError:
             fail("input nested too deeply")
         except KeyboardInterrupt:  # pragma: no cover - interactive
