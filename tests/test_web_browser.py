@@ -26,6 +26,7 @@ if CHROMIUM is None:  # one line, saying what to install
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="browser tests need playwright: pip install -e '.[test]'")
 
+from powertwo.boards import load  # noqa: E402
 from powertwo.rules import get_game  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -36,16 +37,19 @@ WAIT = 60_000  # ms: generous, for a loaded 2-core machine
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
+    """The workbench on a free port, its census store an empty folder (the hint asks the solver)."""
     from powertwo.web import create_app
     from powertwo.web.background import serving
 
-    with serving(create_app()) as url:
-        deadline = time.time() + 600  # a first run after install compiles the kernels while warming up
-        while json.loads(urllib.request.urlopen(url + "/api/meta", timeout=60).read())["warming"]:
-            assert time.time() < deadline, "the workers did not warm up"
-            time.sleep(0.5)
-        yield url
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("POWERTWO_CENSUS", str(tmp_path_factory.mktemp("census")))
+        with serving(create_app()) as url:
+            deadline = time.time() + 600  # a first run after install compiles the kernels while warming up
+            while json.loads(urllib.request.urlopen(url + "/api/meta", timeout=60).read())["warming"]:
+                assert time.time() < deadline, "the workers did not warm up"
+                time.sleep(0.5)
+            yield url
 
 
 @pytest.fixture(scope="module")
@@ -232,6 +236,29 @@ def test_jump_reverse_by_clicks(page):
         if k == 1:
             shot(page, "puzzles-jump-reverse")
     wait_text(page, "#verdict", "valid, optimal")
+
+
+def test_jump_reverse_on_the_english_board_starts_from_the_central_game(page):
+    board = load("english")
+    view(page, "puzzles")
+    select_containing(page, "#puzzle-select", "Get a Jump On, reverse")
+    page.wait_for_selector("#puzzle-board-label:not([hidden])")
+    assert page.eval_on_selector_all("#puzzle-board option", "os => os.map(o => o.value)") == \
+        ["power-of-two", "english"]
+    page.select_option("#puzzle-board", "english")
+    wait_text(page, "#puzzle-stats", "0 moves, 32 stones left")
+    assert page.locator("#puzzle-svg .node[data-node]").count() == board.size
+    assert page.is_disabled("#puzzle-committed")
+    page.click(f"#puzzle-svg [data-node='{board.node('d2')}']")
+    page.click(f"#puzzle-svg [data-node='{board.node('d4')}']")
+    wait_text(page, "#puzzle-stats", "1 move, 31 stones left")
+    page.click("#puzzle-hint-ask")
+    page.wait_for_function("/^(solvable: a finish|the solver cannot tell)/.test("
+                           "document.querySelector('#puzzle-hint-answer').textContent)")
+    select_containing(page, "#puzzle-select", "Get a Jump On, forward")
+    page.wait_for_selector("#puzzle-board-label", state="hidden")
+    page.wait_for_function(f"document.querySelectorAll('#puzzle-svg .node[data-node]').length === "
+                           f"{load('power-of-two').size}")
 
 
 def test_jump_forward_by_clicks_an_illegal_click_and_undo(page):

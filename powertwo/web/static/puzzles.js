@@ -52,7 +52,7 @@ export async function initPuzzles(meta, shared) {
   });
   $("solve-show").addEventListener("click", () => {
     const r = puzzles.run && puzzles.run.result;
-    if (r && puzzles.run.key === keyOf(puzzles.puzzle)) change(() => place(r));
+    if (r && puzzles.run.key === keyOf(puzzles.puzzle) && puzzles.run.board === puzzles.board) change(() => place(r));
   });
   await restore(shared);
   await followRun();
@@ -372,10 +372,10 @@ async function askHint() {
 async function startSolve() {
   const p = puzzles.puzzle;
   try {
-    const s = await api("/api/solve", { puzzle: p.name, strict: p.strict, time_limit: Number($("solve-limit").value),
-      options: solveOptions(), tab: TAB });
-    puzzles.run = { ...s, key: keyOf(p), title: p.title };
-    store.set("run", { key: puzzles.run.key, title: p.title });
+    const s = await api("/api/solve", { puzzle: p.name, strict: p.strict, board: puzzles.board,
+      time_limit: Number($("solve-limit").value), options: solveOptions(), tab: TAB });
+    puzzles.run = { ...s, key: keyOf(p), board: puzzles.board, title: p.title };
+    store.set("run", { key: puzzles.run.key, board: puzzles.board, title: p.title });
     showRun(puzzles.run);
   } catch (e) { $("solve-log").textContent = sentence(e); return; }
   listen();
@@ -386,7 +386,7 @@ async function followRun() {
   const s = await api(`/api/solve?tab=${encodeURIComponent(TAB)}`);
   const mine = store.get("run");
   if (s.state === "idle" || !mine) return;
-  puzzles.run = { ...s, key: mine.key, title: mine.title };
+  puzzles.run = { ...s, key: mine.key, board: mine.board, title: mine.title };
   showRun(puzzles.run);
   if (s.state === "running") listen();
 }
@@ -397,7 +397,7 @@ function listen() {
   puzzles.events = events;
   events.onmessage = (e) => {
     const s = JSON.parse(e.data);
-    showRun({ ...s, key: puzzles.run.key, title: puzzles.run.title });
+    showRun({ ...s, key: puzzles.run.key, board: puzzles.run.board, title: puzzles.run.title });
     if (s.state !== "running") events.close();
   };
   events.onerror = () => events.close();
