@@ -23,7 +23,7 @@ from .registry import PUZZLES, Progress, ResultRow, puzzle_names
 
 TIMINGS = "timings.json"
 INFERENCE = "board-inference"
-"""The step that infers the default board's lines (:mod:`powertwo.solvers.board_inference`)."""
+"""The step that infers the default board's lines (:mod:`powertwo.solvers.inference`)."""
 CENSUS = "census"
 """The step that counts the English central game's whole tree (:mod:`powertwo.solvers.census.results`)."""
 
@@ -58,10 +58,10 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     board_files = draw_boards(out, progress) if not only else []
     rows: list[ResultRow] = []
     if not only or INFERENCE in only:  # the default board's lines from the server's display
-        from . import inference as board_inference
+        from . import inference
 
         progress(f"step: {INFERENCE}")
-        rows.extend(board_inference.results(out, progress))
+        rows.extend(inference.results(out, progress))
     steps = jobs(only)
     for k, (name, hook) in enumerate(steps, 1):
         progress(f"step {k}/{len(steps)}: {name}")

@@ -60,7 +60,7 @@ STATIC = resources.files("powertwo.web") / "static"
 def jump_clicks(data: Mapping) -> dict:
     """Get a Jump On built by clicks: the chains so far (as in the solution file), plus one click
     or an undo; answers the stones, what may come next, the referee's reason for a refused click
-    and the checker's verdict (:mod:`powertwo.solvers.jump_clicks`)."""
+    and the checker's verdict (:mod:`powertwo.solvers.jump.clicks`)."""
     from powertwo.solvers.jump import clicks as jc
     from powertwo.solvers.jump import corner_of, default_position, read_position
 
