@@ -17,7 +17,7 @@ position's notes say so and give each candidate's count of reachable free nodes
 (the seed lets the players stop and count: "es gewinnt, wer mehr Freifelder zur
 Bewegung übrig hat"); with the option ``count_win`` the game ends there and the
 player with more free nodes wins (equal counts: the game goes on), without it the
-report is an adjudication aid and the game goes on (RULES.md §3, revised 2026-11-22).
+report is an adjudication aid and the game goes on (RULES.md §3).
 
 Notation (labels or ids): ``a13-e13*c11`` (move a13-e13, throw to c11); ``a13-e13*c11^e9``
 (the stone on e9 picked up and thrown to c11); ``a13-e13`` when no throw is possible.

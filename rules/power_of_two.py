@@ -14,7 +14,7 @@ than the reserve holds is illegal. Then every own stone at the end of a doorway
 that *received a stone* (a placed stone completes its triangle; the moved stone
 is an end of every doorway) ages if it was fresh and retires to the reserve if
 it was already aged, once per turn; a doorway left empty because the reserve ran
-short ages nobody (RULES.md §2 step 4, revised 2026-11-22; the option
+short ages nobody (RULES.md §2 step 4; the option
 ``age_unserved`` keeps the earlier reading, where every doorway stone ages).
 Opponent stones are never changed.
 

@@ -228,7 +228,7 @@ PLAY_HELP = ("commands: a move in notation | moves (list legal moves) | undo | s
 
 
 @dataclass
-class PlaySession:
+class TerminalGame:
     """One game at the terminal: the position, the moves so far and how to save them."""
 
     game: Any
@@ -309,7 +309,7 @@ class PlaySession:
                 click.echo(f"legal moves that begin '{' '.join(text.split())[:60]}': "
                            + " | ".join(hints[:PLACEMENT_HINT_LIMIT]) + more)
             return False
-        except ValueError:  # e.g. a number too long to read: the session goes on
+        except ValueError:  # e.g. a number too long to read: play goes on
             click.echo(f"refused: '{text[:20]}...' ({len(text)} characters) is not a move of {game.name}")
             return False
         self.history.append((state, game.format_move(move, state), move))
@@ -317,7 +317,7 @@ class PlaySession:
         return True
 
     def command(self, text: str) -> bool | None:
-        """Carry out one typed line: True when the position changed, None to end the session."""
+        """Carry out one typed line: True when the position changed, None to end play."""
         word, _, rest = text.partition(" ")
         if word in ("quit", "exit", "q"):
             return None
@@ -352,21 +352,21 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
     `save FILE` (`save --force FILE` replaces an existing file), `help`, `quit`."""
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
-    session = PlaySession(game, state, None if computer is None else ("light", "dark").index(computer),
+    current = TerminalGame(game, state, None if computer is None else ("light", "dark").index(computer),
                           {"position": first} if position else {"start": start or game.default_start})
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True
     while True:
         if show:
-            session.show()
+            current.show()
         show = False
-        over = game.outcome(session.state) is not None
-        if not over and session.state.to_move == session.machine:
-            session.computer_move(seconds, seed)
+        over = game.outcome(current.state) is not None
+        if not over and current.state.to_move == current.machine:
+            current.computer_move(seconds, seed)
             show = True
             continue
-        prompt = "done" if over else game.player_name(session.state.to_move)
+        prompt = "done" if over else game.player_name(current.state.to_move)
         try:
             line = click.prompt(prompt, default="", show_default=False, prompt_suffix="> ")
         except (click.exceptions.Abort, EOFError):  # end of input
@@ -374,7 +374,7 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
             break
         if not line.strip():
             continue
-        changed = session.command(line.strip())
+        changed = current.command(line.strip())
         if changed is None:
             break
         show = changed
