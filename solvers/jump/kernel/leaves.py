@@ -183,6 +183,99 @@ def _alone_by_parity(pos: np.uint64, j: int, reach: np.uint64, targets: np.uint6
 
 
 @njit(cache=True)
+def _left_to_mover(stones: np.uint64, rl: np.uint64, ends: np.ndarray) -> np.uint64:
+    """The stones of ``stones`` that no jump starting in the reach ``rl`` passes over: those the chain
+    of the last jumper cannot clear, left to the other mover."""
+    left = _U0
+    rest = stones
+    while rest:
+        b = _low_index(rest)
+        rest &= rest - _U1
+        if not ends[b] & rl:
+            left |= _U1 << np.uint64(b)
+    return left
+
+
+@njit(cache=True)
+def _jump_starts_over(nodes: np.uint64, ends: np.ndarray) -> np.uint64:
+    """The nodes from which a jump over a node of ``nodes`` starts."""
+    starts = _U0
+    rest = nodes
+    while rest:
+        b = _low_index(rest)
+        rest &= rest - _U1
+        starts |= ends[b]
+    return starts
+
+
+@njit(cache=True)
+def _by_reach(cand: np.uint64, reach: np.uint64, left: np.uint64, last_ends: np.uint64,
+              ends: np.ndarray) -> np.uint64:
+    """The stones of ``cand`` (a group of reach ``reach``) that pass the reach test of
+    :func:`_last_movers`: the reach holds a start of a jump over a node where the last jumper may end
+    (``last_ends``) and over every stone left to the mover (``left``) but the mover itself."""
+    if not reach & last_ends:
+        return _U0
+    missed = _U0   # stones left to J that no jump from its reach passes over: J itself at most
+    rest = left
+    while rest:
+        b = _low_index(rest)
+        rest &= rest - _U1
+        if not ends[b] & reach:
+            if missed:
+                return _U0
+            missed = _U1 << np.uint64(b)
+    return cand & missed if missed else cand
+
+
+@njit(cache=True)
+def _removals_of_last(rl: np.uint64, reach: np.uint64, ostart: np.ndarray, ovec: np.ndarray, piv: np.ndarray,
+                      pivots: np.uint64, removals: np.ndarray) -> bool:
+    """The cosets of the removals of the last jumper by the mover: its end ``u`` in ``rl`` and the
+    jump ``(a, u, c)``, ``a`` and ``c`` in the mover's reach, as ``e_u + e_a + e_c``, into the hash
+    set ``removals`` (cleared first); returns whether the coset 0 is one of them."""
+    removal_zero = False
+    removals[:] = _U0
+    rest = rl
+    while rest:
+        u = _low_index(rest)
+        rest &= rest - _U1
+        for i in range(ostart[u], ostart[u + 1]):
+            if ovec[i] & reach == ovec[i]:
+                q = _reduce(ovec[i] ^ (_U1 << np.uint64(u)), piv, pivots)
+                if q == _U0:
+                    removal_zero = True
+                else:
+                    removals[_hash_slot(removals, q)] = q
+    return removal_zero
+
+
+@njit(cache=True)
+def _by_parity(cand: np.uint64, c: np.uint64, area: np.uint64, lb: np.uint64, last: int, n_ends: int,
+               end_cosets: np.ndarray, removals: np.ndarray, removal_zero: bool, ostart: np.ndarray,
+               ovec: np.ndarray, piv: np.ndarray, pivots: np.uint64) -> np.uint64:
+    """The stones of ``cand`` that pass the parity test of :func:`_last_movers`: the stones' jumps
+    (``c`` + the span) plus the mover's trail ends (``e_J + e_w``, ``w`` a target's coset of
+    ``end_cosets``) give the removal of the last jumper (``removals``) or 0 when there is none."""
+    movers = _U0
+    while cand:
+        j = _low_index(cand)
+        cand &= cand - _U1
+        jb = _U1 << np.uint64(j)
+        t = _reduce(c ^ _first_line(j, area, ostart, ovec) ^ lb ^ jb, piv, pivots)
+        for e in range(n_ends):
+            y = t ^ end_cosets[e]    # last < 0: 0; else the coset of the removal of last
+            if y == _U0:
+                found = last < 0 or removal_zero
+            else:
+                found = last >= 0 and removals[_hash_slot(removals, y)] == y
+            if found:
+                movers |= jb
+                break
+    return movers
+
+
+@njit(cache=True)
 def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray,
                  jto: np.ndarray, ends: np.ndarray, ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray,
                  tests: int) -> np.uint64:
@@ -218,14 +311,7 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
     if last >= 0:
         lb = _U1 << np.uint64(last)
         rl = _reach(last, pos, jstart, jover, jto)
-        left = _U0      # stones the chain of last cannot jump over
-        if by_reach:
-            rest = pos & ~lb
-            while rest:
-                b = _low_index(rest)
-                rest &= rest - _U1
-                if not ends[b] & rl:
-                    left |= _U1 << np.uint64(b)
+        left = _left_to_mover(pos & ~lb, rl, ends) if by_reach else _U0
         alone = -1      # may the chain of last clear the board alone by parity (-1: not yet known)?
         if not by_parity:
             alone = 1
@@ -234,15 +320,9 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
         if left == _U0 and alone == 1:
             return ~_U0
         over = pos | rl
-        last_ends = _U0   # nodes from which a jump over a node where ``last`` may end starts
-        rest = rl
-        while rest:
-            b = _low_index(rest)
-            rest &= rest - _U1
-            last_ends |= ends[b]
+        last_ends = _jump_starts_over(rl, ends)   # nodes from which a jump over a node where last may end starts
     else:
-        lb = _U0
-        rl = _U0
+        lb = rl = _U0
         left = pos if by_reach else _U0
         alone = 0 if by_parity else 1
         over = pos
@@ -256,23 +336,8 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
         if not reach & targets:
             continue
         cand = reach & stones
-        if left != _U0:   # the reach test
-            if not reach & last_ends:
-                continue
-            missed = _U0   # stones left to J that no jump from its reach passes over: J itself at most
-            rest = left
-            while rest:
-                b = _low_index(rest)
-                rest &= rest - _U1
-                if not ends[b] & reach:
-                    if missed:
-                        missed = ~_U0
-                        break
-                    missed = _U1 << np.uint64(b)
-            if missed == ~_U0:
-                continue
-            if missed:
-                cand &= missed
+        if left != _U0:
+            cand = _by_reach(cand, reach, left, last_ends, ends)
         if cand == _U0:
             continue
         if alone < 0:   # known only now that some stone passed the reach test
@@ -280,7 +345,6 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
         if alone == 1:
             movers |= cand
             continue
-        # the parity test, for the stones of cand
         area = rl | reach
         c, pivots, bare = _trail_system(stones, area, ostart, ovec, piv, 1)
         if bare & (bare - _U1):
@@ -288,35 +352,9 @@ def _last_movers(pos: np.uint64, last: int, targets: np.uint64, jstart: np.ndarr
         if bare:
             cand &= bare
         n_ends = _end_cosets(reach & targets, piv, pivots, end_cosets)
-        removal_zero = False
-        if last >= 0:
-            # last's end u and the jump (a, u, c) by which J removes it, a and c in J's reach
-            removals[:] = _U0
-            rest = rl
-            while rest:
-                u = _low_index(rest)
-                rest &= rest - _U1
-                for i in range(ostart[u], ostart[u + 1]):
-                    if ovec[i] & reach == ovec[i]:
-                        q = _reduce(ovec[i] ^ (_U1 << np.uint64(u)), piv, pivots)
-                        if q == _U0:
-                            removal_zero = True
-                        else:
-                            removals[_hash_slot(removals, q)] = q
-        while cand:
-            j = _low_index(cand)
-            cand &= cand - _U1
-            jb = _U1 << np.uint64(j)
-            t = _reduce(c ^ _first_line(j, area, ostart, ovec) ^ lb ^ jb, piv, pivots)
-            for e in range(n_ends):
-                y = t ^ end_cosets[e]    # last < 0: 0; else the coset of the removal of last
-                if y == _U0:
-                    found = last < 0 or removal_zero
-                else:
-                    found = last >= 0 and removals[_hash_slot(removals, y)] == y
-                if found:
-                    movers |= jb
-                    break
+        removal_zero = last >= 0 and _removals_of_last(rl, reach, ostart, ovec, piv, pivots, removals)
+        movers |= _by_parity(cand, c, area, lb, last, n_ends, end_cosets, removals, removal_zero, ostart, ovec,
+                             piv, pivots)
     return movers
 
 
