@@ -70,11 +70,16 @@ class ReverseSearch:
 
     def __init__(self, board: Board, start: Sequence[NodeId] | Mask, *, targets: Iterable[NodeId] | None = None,
                  symmetry: bool = True, pagodas: bool = True, merson: bool = True, perimeter: int = 300_000,
-                 perimeter_from: int = PERIMETER_STONES, progress: Progress | None = None):
+                 perimeter_from: int = PERIMETER_STONES, progress: Progress | None = None,
+                 deadline: float | None = None):
+        """``deadline`` (a ``time.perf_counter()`` instant) ends the set-up's pagodas and perimeter
+        early: the search then runs with what was built (both only prune)."""
         self.board = board
         self.start = start if isinstance(start, int) else mask_of(start)
         self.progress = progress or (lambda _: None)
-        setup = target_setup(board, self.start, targets, pagodas=pagodas)
+        if symmetry:
+            board.symmetries   # noqa: B018  (computed once per board, before the pagodas watch the deadline)
+        setup = target_setup(board, self.start, targets, pagodas=pagodas, deadline=deadline)
         self.target_pagodas: list[tuple[Mask, Pagoda | None, int]] = [
             (bit(t), pag, need) for t, pag, need in setup.entries]
         self.targets = setup.targets
@@ -91,7 +96,12 @@ class ReverseSearch:
         self.perimeter: dict[Mask, int] = {}
         self.radius = 0
         if perimeter and 0 < popcount(self.targets) <= 4 and popcount(self.start) >= perimeter_from:
-            self._build_perimeter(perimeter)
+            self.tables.deadline = deadline
+            try:
+                self._build_perimeter(perimeter)
+            except TimeUp:   # the layers completed so far are kept
+                pass
+            self.tables.deadline = None
 
     def _build_perimeter(self, limit: int) -> None:
         """Backward breadth-first search by moves from the single-stone goals: every position
@@ -105,6 +115,7 @@ class ReverseSearch:
             nxt = []
             new: dict[Mask, int] = {}
             for p in layer:
+                self.perimeter, self.radius = dist, radius   # complete up to here if time runs out
                 for q in tables.predecessors(p):
                     k = tables.canonical(q)
                     if k not in dist and k not in new:
@@ -143,8 +154,8 @@ class ReverseSearch:
     def _dfs(self, pos: Mask, budget: int, path: list[Mask]) -> bool:
         """Is one stone (on a live target) reachable within ``budget`` moves? Fills ``path``
         (reversed) when it is; records a failed budget in the table."""
-        if self.nodes & 15 == 0 and (self.nodes > self._node_cap or self._deadline is not None
-                                     and time.perf_counter() > self._deadline):
+        if (self.nodes & 15 == 0 and self.nodes > self._node_cap
+                or self._deadline is not None and time.perf_counter() > self._deadline):
             raise TimeUp
         self.nodes += 1
         if pos & (pos - 1) == 0:
@@ -186,6 +197,14 @@ class ReverseSearch:
 
     def run(self, time_limit: float | None = None, max_moves: int | None = None,
             upper_share: float = 0.3, node_limit: int | None = None) -> ReverseResult:
+        """See :meth:`_minimise`; the move generation watches the same deadline as the search."""
+        try:
+            return self._minimise(time_limit, max_moves, upper_share, node_limit)
+        finally:
+            self._deadline = self.tables.deadline = None
+
+    def _minimise(self, time_limit: float | None, max_moves: int | None, upper_share: float,
+                  node_limit: int | None) -> ReverseResult:
         """Minimise moves. With a time limit, first a depth-first branch and bound (budget = best
         found - 1, successors with fewest stones first) spends ``upper_share`` of the time on
         upper bounds; then IDA* raises the lower bound from the admissible bound up to the best
@@ -215,7 +234,7 @@ class ReverseSearch:
         low = self.lower_bound(self.start, self.targets)
         limited = deadline is not None or node_limit is not None
         if limited and upper_share > 0:
-            self._deadline = None if time_limit is None else started + time_limit * upper_share
+            self._deadline = self.tables.deadline = None if time_limit is None else started + time_limit * upper_share
             self._node_cap = float("inf") if node_limit is None else self.nodes + node_limit * upper_share
             budget = cap
             try:
@@ -237,7 +256,7 @@ class ReverseSearch:
                 note("branch and bound: interrupted (Ctrl-C)")
                 return ReverseResult(best, low, False, False, self.nodes, time.perf_counter() - started,
                                      first_s, first_m, log, improvements, interrupted=True)
-        self._deadline = deadline
+        self._deadline = self.tables.deadline = deadline
         self._node_cap = float("inf") if node_limit is None else node_limit
         top = cap if best is None else len(best) - 2
         budget = low

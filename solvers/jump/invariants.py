@@ -3,6 +3,7 @@ functions, Merson regions, and the last-stone targets they leave."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -159,9 +160,12 @@ class TargetSetup:
         return [(t, p.weights, need) for t, p, need in self.entries if p is not None]
 
 
-def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *, pagodas: bool = True) -> TargetSetup:
+def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *, pagodas: bool = True,
+                 deadline: float | None = None) -> TargetSetup:
     """The last-stone nodes allowed for ``start``: position classes, then a pagoda per node (a
-    node whose best pagoda is worth more than the start cannot hold the last stone)."""
+    node whose best pagoda is worth more than the start cannot hold the last stone). Past
+    ``deadline`` (a ``time.perf_counter()`` instant) no more pagoda is computed: the nodes left
+    unchecked stay allowed without one (pagodas only prune, so no answer changes)."""
     allowed = class_targets(board, start)
     by_class = allowed
     if targets is not None:
@@ -170,7 +174,7 @@ def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *,
     excluded = 0
     for t in nodes_of(allowed):
         pag = None
-        if pagodas:
+        if pagodas and (deadline is None or time.perf_counter() <= deadline):
             w = pagoda_for(board, start, t)
             if w is not None:
                 pag = Pagoda(w, board.size)

@@ -44,9 +44,10 @@ from ..registry import (
 from ..satcall import Budget, sat_call
 from .engine import ReverseSearch
 from .forward import ForwardStep, forward_bound, forward_final, forward_search
-from .kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KernelSearch
+from .invariants import target_setup
+from .kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch
 from .kernel import chains as _kernel_chains
-from .tables import JumpTables, nodes_of
+from .tables import JumpTables, mask_of, nodes_of
 
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
@@ -72,6 +73,9 @@ RUN_TIMES = ("seconds", "answers")
 """Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
 byte for byte; the timings go to ``results/timings.json``)."""
 ENGINES = ("kernel", "python", "sat")
+KERNEL_COMPILING = "compiling the search kernel, once after install; not counted in the time limit"
+"""Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
+run after install compiles it (tens of seconds on a busy machine), later runs load it from numba's cache."""
 
 
 # ---------------------------------------------------------------------------- options
@@ -379,13 +383,16 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
         raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
     goal = _targets(board, target, targets)
+    if backend == "search" and board.size <= 64:
+        load_kernel(board, progress)    # before the clock: compiling is not search time
     started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
     if backend == "search":
-        out = _reverse_search(board, start, time_limit, symmetry is not False, goal, progress, node_limit,
+        out = _reverse_search(board, start, deadline, symmetry is not False, goal, progress, node_limit,
                               _positive(memory, DEFAULT_MEMORY_MB, "memory", "MiB"),
                               _positive(workers, 1, "workers", "threads"))
     else:
-        out = _reverse_sat(board, start, Budget(None if time_limit is None else started + time_limit,
+        out = _reverse_sat(board, start, Budget(deadline,
                                                 conflicts=conflict_limit, conflict_slice=SAT_SLICE), goal, progress)
     if goal is not None and len(goal) == 1:
         out["target"] = goal[0]
@@ -405,19 +412,44 @@ def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId,
     return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:], strict=False)]
 
 
-def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_limit=None,
+def load_kernel(board: Board, progress: Progress) -> None:
+    """Compiles the search kernel (first run after install) or loads it from numba's cache, on a
+    one-stone position of ``board`` (no pagodas, perimeter or symmetry: a few milliseconds once loaded)."""
+    KernelSearch(board, [board.nodes[0]], pagodas=False, merson=False, symmetry=False, perimeter=0,
+                 progress=lambda msg: progress(KERNEL_COMPILING if msg == KERNEL_LOADING else msg))
+
+
+def _time_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (None: no limit); 0.0 once it has passed."""
+    return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+
+def _out_of_time(board: Board, start: Sequence[NodeId], bound: int, engine: str) -> dict:
+    """Status ``unknown`` when the set-up used up the whole time limit: ``bound`` is the admissible bound."""
+    return dict(_reverse_result(board, start, [], "unknown", None, bound), engine=engine, proof="",
+                positions_searched=0, stopped="time limit reached during the set-up (pagodas, perimeter)")
+
+
+def _reverse_search(board, start, deadline, symmetry, targets, progress, node_limit=None,
                     memory: int = DEFAULT_MEMORY_MB, workers: int = 1) -> dict:
-    """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted)."""
+    """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted). The
+    set-up counts in the time limit (``deadline``): its pagodas stop when the deadline passes."""
     if board.size <= 64:
         began = time.perf_counter()
         try:
+            if symmetry:
+                board.symmetries   # noqa: B018  (computed once per board, before the pagodas watch the deadline)
+            setup = target_setup(board, mask_of(start), targets, deadline=deadline)
             ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress,
-                              workers=workers)
+                              workers=workers, setup=setup)
         except KeyboardInterrupt:  # Ctrl-C while the backward perimeter was built
             return dict(_reverse_result(board, start, [], "unknown", None, 1), engine="kernel", proof="",
                         positions_searched=0, stopped="interrupted (Ctrl-C)")
         set_up = time.perf_counter() - began
-        res = ks.run(time_limit=time_limit, node_limit=node_limit)
+        left = _time_left(deadline)
+        if left == 0.0 and setup.targets:
+            return _out_of_time(board, start, 1, "kernel")
+        res = ks.run(time_limit=left, node_limit=node_limit)
         if res.infeasible:
             out = _reverse_result(board, start, [], "infeasible", None, res.bound)
         elif res.moves is None:
@@ -433,8 +465,12 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
         if res.interrupted:
             out["stopped"] = "interrupted (Ctrl-C)"
         return out
-    rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress)
-    pres = rs.run(time_limit=time_limit, node_limit=node_limit)
+    rs = ReverseSearch(board, start, targets=targets, symmetry=symmetry, progress=progress, deadline=deadline)
+    left = _time_left(deadline)
+    if left == 0.0 and rs.targets:
+        return dict(_out_of_time(board, start, rs.lower_bound(rs.start, rs.targets), "python"),
+                    note=_python_note(board))
+    pres = rs.run(time_limit=left, node_limit=node_limit)
     if pres.infeasible:
         out = _reverse_result(board, start, [], "infeasible", None, pres.bound)
         proof = "exhausted search" if rs.targets else "position classes and pagodas leave no node for the last stone"
@@ -445,12 +481,15 @@ def _reverse_search(board, start, time_limit, symmetry, targets, progress, node_
         moves = moves_of(rs.tables, pres.positions)
         out = _reverse_result(board, start, moves, "optimal" if pres.proven else "feasible", len(moves), pres.bound)
         proof = f"exhausted search: no finish within {pres.bound - 1} moves" if pres.bound > 1 else ""
-    out.update(engine="python", proof=proof, positions_searched=pres.nodes,
-               note=f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
-                    "so the pure-Python engine searched")
+    out.update(engine="python", proof=proof, positions_searched=pres.nodes, note=_python_note(board))
     if pres.interrupted:
         out["stopped"] = "interrupted (Ctrl-C)"
     return out
+
+
+def _python_note(board: Board) -> str:
+    return (f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
+            "so the pure-Python engine searched")
 
 
 def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:

@@ -5,6 +5,7 @@ images), shared by the Python engine, the forward search and the compiled kernel
 from __future__ import annotations
 
 import random
+import time
 from typing import Callable, Iterable
 
 from powertwo.boards import Board, NodeId
@@ -73,6 +74,9 @@ class JumpTables:
             fixed = nodes_of(fixing)
             syms = tuple(p for p in syms if mask_of(p[v - 1] for v in fixed) == fixing)
         self.perms = syms
+        self.deadline: float | None = None
+        """A ``time.perf_counter()`` instant: a move generation that passes it raises :class:`TimeUp`
+        (checked between two stones, so a search on a large board stops close to its limit)."""
         self.chunks = (n + CHUNK - 1) // CHUNK
         self.sym_tables = [self._image_tables(p) for p in syms[1:]]
 
@@ -134,8 +138,11 @@ class JumpTables:
         out: dict[Mask, None] = {}
         jumps_from = self.jumps_from
         over_free = backwards
+        deadline = self.deadline
         m = pos
         while m:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise TimeUp
             low = m & -m
             m ^= low
             stack = [(pos, low.bit_length() - 1)]
