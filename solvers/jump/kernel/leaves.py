@@ -416,6 +416,82 @@ def _groups(stones: np.uint64, over: np.uint64, jstart: np.ndarray, jover: np.nd
 
 
 @njit(cache=True)
+def _first_mover_sides(pos: np.uint64, rc: np.uint64, targets: np.uint64, area: np.uint64, bare: np.uint64,
+                       home: np.ndarray, n_home: int, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
+                       ostart: np.ndarray, ovec: np.ndarray, piv: np.ndarray, pivots: np.uint64, removal: np.ndarray,
+                       keys: np.ndarray, masks: np.ndarray, used: np.ndarray) -> tuple[np.uint64, np.uint64, int]:
+    """The J1 side of :func:`_first_movers`: each stone that can move now (groups ``home``), its
+    ``e_J1`` + first line + a removal of it by J2, into the hash set ``keys``/``masks`` (slots taken
+    listed in ``used``). Returns the J1s that may clear the board alone, the J1s whose side is the
+    coset 0, and how many slots were taken."""
+    movers = _U0
+    nused = 0
+    zero = _U0        # the J1s whose side is the coset 0
+    movable = _movable(pos, jstart, jover, jto)
+    for g in range(n_home):
+        r = home[g]
+        group = movable & r
+        if group == _U0:
+            continue
+        m = _removal_cosets(r, pos, area, ostart, ovec, piv, pivots, removal)   # once per group
+        while group:
+            j = _low_index(group)
+            group &= group - _U1
+            jb = _U1 << np.uint64(j)
+            side = _reduce(_first_line(j, area, ostart, ovec) ^ jb, piv, pivots)
+            if bare & ~jb == _U0 and _ends_at(rc ^ side, r & targets, piv, pivots):
+                movers |= jb     # it may clear the board alone (its second move goes on from its first)
+            for x in range(m):
+                key = side ^ removal[x]
+                if key == _U0:
+                    zero |= jb
+                    continue
+                # written out, here and in _first_of_three: a helper called per key made this test
+                # 35% slower (numba counts the references to the arrays passed, inlined or not)
+                slot = _hash_slot(keys, key)
+                if keys[slot] == _U0:
+                    keys[slot] = key
+                    used[nused] = slot
+                    nused += 1
+                masks[slot] |= jb
+    return movers, zero, nused
+
+
+@njit(cache=True)
+def _second_mover_sides(pos: np.uint64, c: np.uint64, targets: np.uint64, area: np.uint64, bare: np.uint64,
+                        nbare: int, wide: np.ndarray, n_wide: int, movers: np.uint64, zero: np.uint64,
+                        ostart: np.ndarray, ovec: np.ndarray, piv: np.ndarray, pivots: np.uint64, end: np.ndarray,
+                        keys: np.ndarray, masks: np.ndarray) -> np.uint64:
+    """The J2 side of :func:`_first_movers`: each stone J2 (groups ``wide``) with each target it may
+    end on, looked up among the J1 sides; returns ``movers`` with the J1s found."""
+    for g in range(n_wide):
+        r = wide[g]
+        n_ends = _end_cosets(r & targets, piv, pivots, end)
+        group = pos & r
+        while group:
+            j2 = _low_index(group)
+            group &= group - _U1
+            b2 = _U1 << np.uint64(j2)
+            allowed = ~b2
+            if nbare == 2:
+                allowed &= bare if bare & b2 else _U0
+            elif nbare == 1 and not bare & b2:
+                allowed &= bare
+            if allowed & ~movers == _U0:
+                continue
+            side = _reduce(c ^ _first_line(j2, area, ostart, ovec) ^ b2, piv, pivots)
+            for e in range(n_ends):
+                key = side ^ end[e]
+                if key == _U0:
+                    movers |= zero & allowed
+                else:
+                    slot = _hash_slot(keys, key)
+                    if keys[slot] == key:
+                        movers |= masks[slot] & allowed
+    return movers
+
+
+@njit(cache=True)
 def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
                   ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With two fresh moves left and no chain in progress, which stones may make the first (J1, then
@@ -447,63 +523,11 @@ def _first_movers(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover:
     nbare = _popcount(bare)
     if nbare > 2:
         return _U0    # stones no jump inside the area passes over must move: at most J1 and J2
-    # the J1 side
-    movers = _U0
-    nused = 0
     rc = _reduce(c, piv, pivots)
-    zero = _U0        # the J1s whose side is the coset 0
-    movable = _movable(pos, jstart, jover, jto)
-    for g in range(n_home):
-        r = home[g]
-        group = movable & r
-        if group == _U0:
-            continue
-        m = _removal_cosets(r, pos, area, ostart, ovec, piv, pivots, removal)   # once per group
-        while group:
-            j = _low_index(group)
-            group &= group - _U1
-            jb = _U1 << np.uint64(j)
-            side = _reduce(_first_line(j, area, ostart, ovec) ^ jb, piv, pivots)
-            if bare & ~jb == _U0 and _ends_at(rc ^ side, r & targets, piv, pivots):
-                movers |= jb     # it may clear the board alone (its second move goes on from its first)
-            for x in range(m):
-                key = side ^ removal[x]
-                if key == _U0:
-                    zero |= jb
-                    continue
-                # written out, here and in _first_of_three: a helper called per key made this test
-                # 35% slower (numba counts the references to the arrays passed, inlined or not)
-                slot = _hash_slot(keys, key)
-                if keys[slot] == _U0:
-                    keys[slot] = key
-                    used[nused] = slot
-                    nused += 1
-                masks[slot] |= jb
-    # the J2 side
-    for g in range(n_wide):
-        r = wide[g]
-        n_ends = _end_cosets(r & targets, piv, pivots, end)
-        group = pos & r
-        while group:
-            j2 = _low_index(group)
-            group &= group - _U1
-            b2 = _U1 << np.uint64(j2)
-            allowed = ~b2
-            if nbare == 2:
-                allowed &= bare if bare & b2 else _U0
-            elif nbare == 1 and not bare & b2:
-                allowed &= bare
-            if allowed & ~movers == _U0:
-                continue
-            side = _reduce(c ^ _first_line(j2, area, ostart, ovec) ^ b2, piv, pivots)
-            for e in range(n_ends):
-                key = side ^ end[e]
-                if key == _U0:
-                    movers |= zero & allowed
-                else:
-                    slot = _hash_slot(keys, key)
-                    if keys[slot] == key:
-                        movers |= masks[slot] & allowed
+    movers, zero, nused = _first_mover_sides(pos, rc, targets, area, bare, home, n_home, jstart, jover, jto, ostart,
+                                             ovec, piv, pivots, removal, keys, masks, used)
+    movers = _second_mover_sides(pos, c, targets, area, bare, nbare, wide, n_wide, movers, zero, ostart, ovec, piv,
+                                 pivots, end, keys, masks)
     for i in range(nused):
         keys[used[i]] = _U0
         masks[used[i]] = _U0
