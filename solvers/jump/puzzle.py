@@ -72,7 +72,7 @@ REVERSE_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "position", 
 RUN_TIMES = ("seconds", "answers")
 """Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
 byte for byte; the timings go to ``results/timings.json``)."""
-ENGINES = ("kernel", "python", "sat")
+ENGINES = ("kernel", "python", "sat", "census")
 KERNEL_COMPILING = "compiling the search kernel, once after install; not counted in the time limit"
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
 run after install compiles it (tens of seconds on a busy machine), later runs load it from numba's cache."""
@@ -387,7 +387,10 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
         load_kernel(board, progress)    # before the clock: compiling is not search time
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    if backend == "search":
+    out = census_verdict(board, start, goal)
+    if out is not None:   # a stored census set already leaves the position out
+        pass
+    elif backend == "search":
         out = _reverse_search(board, start, deadline, symmetry is not False, goal, progress, node_limit,
                               _positive(memory, DEFAULT_MEMORY_MB, "memory", "MiB"),
                               _positive(workers, 1, "workers", "threads"))
@@ -410,6 +413,31 @@ def _reverse_result(board: Board, start: Sequence[NodeId], moves, status: str, o
 
 def moves_of(tables: JumpTables, positions: Sequence[int]) -> list[tuple[NodeId, list[NodeId]]]:
     return [tables.chain_between(p, q) for p, q in zip(positions, positions[1:], strict=False)]
+
+
+def census_verdict(board: Board, start: Sequence[NodeId], targets: Sequence[NodeId] | None) -> dict | None:
+    """Status ``infeasible`` at once (engine ``census``, no position searched) when a stored census
+    solvable set (:func:`powertwo.solvers.census.solvable_set`) starts at this very position, for its
+    target or for any node, and leaves the position out; None when no such set is stored or it holds
+    the position (a set says solvable, not in how many moves: the search answers that)."""
+    from powertwo.solvers.census import solvable_set
+    from powertwo.solvers.census.tables import CensusError
+
+    if board.size > 64 or not start:
+        return None
+    for target in ([targets[0]] if targets is not None and len(targets) == 1 else []) + [None]:
+        try:
+            found = solvable_set(board, start, target)
+        except CensusError:
+            return None
+        if found is not None and start not in found:
+            where = "any node" if target is None else board.label(target)
+            return dict(_reverse_result(board, start, [], "infeasible", None, len(start)), engine="census",
+                        proof=f"census: the stored solvable set from this position (last stone on {where}) "
+                              "leaves it out", positions_searched=0)
+        if found is not None:
+            return None
+    return None
 
 
 def load_kernel(board: Board, progress: Progress) -> None:
@@ -541,7 +569,8 @@ def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:
 
 def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> CheckReport:
     """Replays every move, then (``reprove``) re-proves the claimed lower bound or infeasibility
-    with its own search: the kernel (or the Python engine on boards over 64 nodes)."""
+    with its own search: the kernel (or the Python engine on boards over 64 nodes). An
+    ``infeasible`` of engine ``census`` (a stored solvable set) is re-proved the same way, without the set."""
     where = REVERSE
     known_fields(data, REVERSE_FIELDS, where)
     start = read_position(require(data, "position", list, where), board)
