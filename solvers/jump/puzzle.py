@@ -73,7 +73,8 @@ RUN_TIMES = ("seconds", "answers")
 """Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
 byte for byte; the timings go to ``results/timings.json``)."""
 ENGINES = ("kernel", "python", "sat", "census")
-KERNEL_COMPILING = "compiling the search kernel, once after install; not counted in the time limit"
+KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
+                    "not counted in the time limit")
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
 run after install compiles it (tens of seconds on a busy machine), later runs load it from numba's cache."""
 
