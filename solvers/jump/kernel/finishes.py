@@ -145,6 +145,63 @@ def _area_of_three(pos: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: n
 
 
 @njit(cache=True)
+def _sides(stones: np.uint64, area: np.uint64, ostart: np.ndarray, ovec: np.ndarray, piv: np.ndarray,
+           pivots: np.uint64, out: np.ndarray) -> int:
+    """The sides ``p_X`` (``e_X`` + its first line inside ``area``, reduced) of the stones ``X`` of
+    ``stones`` into ``out``, in node order; returns how many."""
+    n = 0
+    rest = stones
+    while rest:
+        x = _low_index(rest)
+        rest &= rest - _U1
+        out[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _last_mover_filter(sides: np.ndarray, n: int, end: np.ndarray, n_ends: int, side_set: np.ndarray,
+                       wide: np.ndarray) -> None:
+    """The J3 side of :func:`_no_bare_finish`: the sums ``S`` of two, one or no sides into the hash
+    set ``side_set`` (but 0), and each ``e_w + S`` as two bits into the filter ``wide``."""
+    for e in range(n_ends):
+        f, g = _two_bits(end[e], WIDE_FILTER_BITS)
+        wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
+        wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
+    for i in range(n):
+        for j in range(i, n):
+            side = sides[i] if j == i else sides[i] ^ sides[j]
+            if side != _U0:
+                side_set[_hash_slot(side_set, side)] = side
+            for e in range(n_ends):
+                f, g = _two_bits(side ^ end[e], WIDE_FILTER_BITS)
+                wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
+                wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
+
+
+@njit(cache=True)
+def _fits_a_finish(base: np.uint64, tied: np.ndarray, mt: int, removal: np.ndarray, m: int, end: np.ndarray,
+                   n_ends: int, side_set: np.ndarray, wide: np.ndarray) -> bool:
+    """The J1 side of :func:`_no_bare_finish` for one J1 (``base``: ``c + p_J1``): is some ``base``
+    + a tied removal (or none) + a removal anywhere (or none) + an end one of the sums ``S``?"""
+    for a in range(-1, mt):
+        for b in range(-1, m):
+            key = base if a < 0 else base ^ tied[a]
+            if b >= 0:
+                key ^= removal[b]
+            f, g = _two_bits(key, WIDE_FILTER_BITS)
+            if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
+                continue
+            if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
+                continue
+            for e in range(n_ends):      # exact: is key + e_w one of the S?
+                v = key ^ end[e]
+                if v == _U0 or side_set[_hash_slot(side_set, v)] == v:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.uint64, targets: np.uint64,
                     jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, ostart: np.ndarray, ovec: np.ndarray,
                     piv: np.ndarray, pivots: np.uint64, scratch: np.ndarray) -> np.uint64:
@@ -175,13 +232,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     home = scratch[lay.home:lay.home + 64]
     wide = scratch[lay.filter:lay.filter + (1 << WIDE_FILTER_BITS) // 64]
     n_ends = _end_cosets(targets & area, piv, pivots, end)
-    n = 0
-    rest = pos
-    while rest:
-        x = _low_index(rest)
-        rest &= rest - _U1
-        sides[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
-        n += 1
+    n = _sides(pos, area, ostart, ovec, piv, pivots, sides)
     n_side = 1 + n + n * (n - 1) // 2
     if n_side * n_ends > WIDE_MOST:
         return movable
@@ -189,20 +240,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
     while size < 4 * n_side:
         size *= 2
     side_set = scratch[lay.sides:lay.sides + size]      # the S but 0 (0 is always one)
-    # the J3 side: e_w + S into the filter
-    for e in range(n_ends):
-        f, g = _two_bits(end[e], WIDE_FILTER_BITS)
-        wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
-        wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
-    for i in range(n):
-        for j in range(i, n):
-            side = sides[i] if j == i else sides[i] ^ sides[j]
-            if side != _U0:
-                side_set[_hash_slot(side_set, side)] = side
-            for e in range(n_ends):
-                f, g = _two_bits(side ^ end[e], WIDE_FILTER_BITS)
-                wide[f >> np.uint64(6)] |= _U1 << (f & np.uint64(63))
-                wide[g >> np.uint64(6)] |= _U1 << (g & np.uint64(63))
+    _last_mover_filter(sides, n, end, n_ends, side_set, wide)     # the J3 side: e_w + S into the filter
     # the J1 side: c + p_J1 + r_a (tied, or none), then + r_b (anywhere, or none), J1 by J1
     m = _removal_cosets(area, pos, area, ostart, ovec, piv, pivots, removal)
     movers = _U0
@@ -217,27 +255,7 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
             j1 = _low_index(group)
             group &= group - _U1
             base = c ^ _reduce(_first_line(j1, area, ostart, ovec) ^ (_U1 << np.uint64(j1)), piv, pivots)
-            found = False
-            for a in range(-1, mt):
-                for b in range(-1, m):
-                    key = base if a < 0 else base ^ tied[a]
-                    if b >= 0:
-                        key ^= removal[b]
-                    f, g = _two_bits(key, WIDE_FILTER_BITS)
-                    if not wide[f >> np.uint64(6)] >> (f & np.uint64(63)) & _U1:
-                        continue
-                    if not wide[g >> np.uint64(6)] >> (g & np.uint64(63)) & _U1:
-                        continue
-                    for e in range(n_ends):      # exact: is key + e_w one of the S?
-                        v = key ^ end[e]
-                        if v == _U0 or side_set[_hash_slot(side_set, v)] == v:
-                            found = True
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
+            if _fits_a_finish(base, tied, mt, removal, m, end, n_ends, side_set, wide):
                 movers |= _U1 << np.uint64(j1)
     wide[:] = _U0
     side_set[:] = _U0
@@ -287,13 +305,7 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     n_ends = _end_cosets(targets & area, piv, pivots, end)
     seen = scratch[lay.seen:lay.seen + 1024]     # 65536 bits: most sums miss
     if nbare == 1:
-        n = 0
-        rest = pos & ~bare
-        while rest:
-            x = _low_index(rest)
-            rest &= rest - _U1
-            masks[n] = _reduce(_first_line(x, area, ostart, ovec) ^ (_U1 << np.uint64(x)), piv, pivots)
-            n += 1
+        n = _sides(pos & ~bare, area, ostart, ovec, piv, pivots, masks)
         pairs = scratch[lay.filter:lay.filter + (1 << PAIR_FILTER_BITS) // 64]  # wide filter
         found, which = _one_bare_finish(k, removal, m, end, n_ends, masks, n, keys, used, pairs)
         if not found:
