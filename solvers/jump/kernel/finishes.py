@@ -263,6 +263,115 @@ def _no_bare_finish(pos: np.uint64, c: np.uint64, area: np.uint64, movable: np.u
 
 
 @njit(cache=True)
+def _one_bare_first(pos: np.uint64, bare: np.uint64, k: np.uint64, area: np.uint64, movable: np.uint64,
+                    removal: np.ndarray, m: int, end: np.ndarray, n_ends: int, ostart: np.ndarray, ovec: np.ndarray,
+                    piv: np.ndarray, pivots: np.uint64, sides: np.ndarray, keys: np.ndarray, used: np.ndarray,
+                    pairs: np.ndarray) -> np.uint64:
+    """:func:`_first_of_three` with one bare stone (``bare``; ``k``: ``c`` + ``e_b``): the bare stone
+    and the other movers of every choice that fits (:func:`_one_bare_finish`), those that can jump."""
+    n = _sides(pos & ~bare, area, ostart, ovec, piv, pivots, sides)
+    found, which = _one_bare_finish(k, removal, m, end, n_ends, sides, n, keys, used, pairs)
+    if not found:
+        return _U0
+    allowed = bare       # the bare stone, and the others of the choices that fit
+    rest = pos & ~bare
+    a = 0
+    while rest:
+        x = _low_index(rest)
+        rest &= rest - _U1
+        if which >> np.uint64(a) & _U1:
+            allowed |= _U1 << np.uint64(x)
+        a += 1
+    return allowed & movable
+
+
+@njit(cache=True)
+def _removals_fit_ends(k: np.uint64, bare: np.uint64, nbare: int, removal: np.ndarray, m: int, end: np.ndarray,
+                       n_ends: int, keys: np.ndarray, used: np.ndarray, seen: np.ndarray) -> np.uint64:
+    """:func:`_first_of_three` with two or three bare stones moving alone: ``bare`` when ``k`` + an
+    end is one removal (two movers) or, with three, the sum of two removals; else 0."""
+    allowed = _U0
+    # the ends: k + e_w (one removal: two movers; two removals: three bare movers)
+    size = 16
+    while size < 4 * n_ends:
+        size *= 2
+    table = keys[:size]
+    nused, k_end = _shifted_set(table, used, k, end, n_ends, seen[:0])   # k_end: the removals must cancel
+    if nbare == 3:
+        if k_end:
+            allowed = bare     # both removals on one coset
+        for i in range(m):
+            if allowed != _U0:
+                break
+            for j in range(i + 1, m):
+                x = removal[i] ^ removal[j]
+                if x != _U0 and table[_hash_slot(table, x)] == x:
+                    allowed = bare
+                    break
+    else:
+        for i in range(m):
+            x = removal[i]
+            if k_end if x == _U0 else table[_hash_slot(table, x)] == x:
+                allowed = bare
+                break
+    _empty_set(table, used, nused, seen[:0])
+    return allowed
+
+
+@njit(cache=True)
+def _third_movers(pos: np.uint64, bare: np.uint64, k: np.uint64, area: np.uint64, movable: np.uint64,
+                  removal: np.ndarray, m: int, end: np.ndarray, n_ends: int, ostart: np.ndarray, ovec: np.ndarray,
+                  piv: np.ndarray, pivots: np.uint64, keys: np.ndarray, masks: np.ndarray, used: np.ndarray,
+                  seen: np.ndarray) -> np.uint64:
+    """:func:`_first_of_three` with two bare stones and a third mover X: the Xs whose ``k + p_X +
+    e_w`` (in a hash set behind the filter ``seen``) is the sum of two removals."""
+    xs = pos & ~bare
+    if bare & movable == _U0:
+        xs &= movable        # J1 is X
+    size = 16
+    while size < 4 * n_ends * _popcount(xs) and size < keys.shape[0]:
+        size *= 2
+    table = keys[:size]
+    nused = 0
+    zero = _U0
+    rest = xs
+    while rest:
+        third = _low_index(rest)
+        rest &= rest - _U1
+        xb = _U1 << np.uint64(third)
+        side = k ^ _reduce(_first_line(third, area, ostart, ovec) ^ xb, piv, pivots)
+        for e in range(n_ends):
+            key = side ^ end[e]
+            if key == _U0:
+                zero |= xb
+                continue
+            h = _filter_bit(key)
+            seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
+            slot = _hash_slot(table, key)     # written out: see _first_movers
+            if table[slot] == _U0:
+                table[slot] = key
+                used[nused] = slot
+                nused += 1
+            masks[slot] |= xb
+    found = zero       # two removals on one coset
+    for i in range(m):
+        if found != _U0 and (bare | found) & movable == movable:
+            break
+        for j in range(i + 1, m):
+            x = removal[i] ^ removal[j]
+            h = _filter_bit(x)
+            if x == _U0 or not seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1:
+                continue
+            slot = _hash_slot(table, x)
+            if table[slot] == x:
+                found |= masks[slot]
+    for i in range(nused):
+        masks[used[i]] = _U0
+    _empty_set(table, used, nused, seen)
+    return found
+
+
+@njit(cache=True)
 def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray,
                     ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray) -> np.uint64:
     """With three fresh moves left and no chain in progress (budget 3), which stones may make the
@@ -305,92 +414,14 @@ def _first_of_three(pos: np.uint64, targets: np.uint64, jstart: np.ndarray, jove
     n_ends = _end_cosets(targets & area, piv, pivots, end)
     seen = scratch[lay.seen:lay.seen + 1024]     # 65536 bits: most sums miss
     if nbare == 1:
-        n = _sides(pos & ~bare, area, ostart, ovec, piv, pivots, masks)
         pairs = scratch[lay.filter:lay.filter + (1 << PAIR_FILTER_BITS) // 64]  # wide filter
-        found, which = _one_bare_finish(k, removal, m, end, n_ends, masks, n, keys, used, pairs)
-        if not found:
-            return _U0
-        allowed = bare       # the bare stone, and the others of the choices that fit
-        rest = pos & ~bare
-        a = 0
-        while rest:
-            x = _low_index(rest)
-            rest &= rest - _U1
-            if which >> np.uint64(a) & _U1:
-                allowed |= _U1 << np.uint64(x)
-            a += 1
-        return allowed & movable
-    allowed = _U0
-    # the ends: k + e_w (one removal: two movers; two removals: three bare movers)
-    size = 16
-    while size < 4 * n_ends:
-        size *= 2
-    table = keys[:size]
-    nused, k_end = _shifted_set(table, used, k, end, n_ends, seen[:0])   # k_end: the removals must cancel
-    if nbare == 3:
-        if k_end:
-            allowed = bare     # both removals on one coset
-        for i in range(m):
-            if allowed != _U0:
-                break
-            for j in range(i + 1, m):
-                x = removal[i] ^ removal[j]
-                if x != _U0 and table[_hash_slot(table, x)] == x:
-                    allowed = bare
-                    break
-    else:
-        for i in range(m):
-            x = removal[i]
-            if k_end if x == _U0 else table[_hash_slot(table, x)] == x:
-                allowed = bare
-                break
-    _empty_set(table, used, nused, seen[:0])
+        return _one_bare_first(pos, bare, k, area, movable, removal, m, end, n_ends, ostart, ovec, piv, pivots,
+                               masks, keys, used, pairs)
+    allowed = _removals_fit_ends(k, bare, nbare, removal, m, end, n_ends, keys, used, seen)
     if nbare == 3:
         return allowed & movable
-    # two bare stones and a third mover X: k + p_X + e_w against the sums of two removals
-    xs = pos & ~bare
-    if bare & movable == _U0:
-        xs &= movable        # J1 is X
-    size = 16
-    while size < 4 * n_ends * _popcount(xs) and size < big:
-        size *= 2
-    table = keys[:size]
-    nused = 0
-    zero = _U0
-    rest = xs
-    while rest:
-        third = _low_index(rest)
-        rest &= rest - _U1
-        xb = _U1 << np.uint64(third)
-        side = k ^ _reduce(_first_line(third, area, ostart, ovec) ^ xb, piv, pivots)
-        for e in range(n_ends):
-            key = side ^ end[e]
-            if key == _U0:
-                zero |= xb
-                continue
-            h = _filter_bit(key)
-            seen[h >> np.uint64(6)] |= _U1 << (h & np.uint64(63))
-            slot = _hash_slot(table, key)     # written out: see _first_movers
-            if table[slot] == _U0:
-                table[slot] = key
-                used[nused] = slot
-                nused += 1
-            masks[slot] |= xb
-    found = zero       # two removals on one coset
-    for i in range(m):
-        if found != _U0 and (bare | found) & movable == movable:
-            break
-        for j in range(i + 1, m):
-            x = removal[i] ^ removal[j]
-            h = _filter_bit(x)
-            if x == _U0 or not seen[h >> np.uint64(6)] >> (h & np.uint64(63)) & _U1:
-                continue
-            slot = _hash_slot(table, x)
-            if table[slot] == x:
-                found |= masks[slot]
-    for i in range(nused):
-        masks[used[i]] = _U0
-    _empty_set(table, used, nused, seen)
+    found = _third_movers(pos, bare, k, area, movable, removal, m, end, n_ends, ostart, ovec, piv, pivots, keys,
+                          masks, used, seen)
     if found != _U0:
         allowed |= bare | found
     return allowed & movable
