@@ -110,11 +110,11 @@ def test_draw_refuses_options_that_do_not_apply(tmp_path):
     assert res.exit_code == 0, res.output
     assert out.read_text().count("answer ") == 2  # 2 optimal answers, 1 up to symmetry: every one drawn
     # the jump diagrams' small panels name no node by default; --labels and --ids name them
-    res = runner.invoke(main, ["draw", str(RESULTS / "jump-reverse.json"), "-o", str(out)])
+    res = runner.invoke(main, ["draw", str(RESULTS / "jump-reverse.json"), "-o", str(out), "--force"])
     assert res.exit_code == 0, res.output
     assert not [t for t in node_texts(out.read_text()) if t[0].isalpha()]  # (numbers: the chains' jumps)
     for flag, names in (("--labels", {"a13", "m13"}), ("--ids", {"60", "64"})):
-        res = runner.invoke(main, ["draw", str(RESULTS / "jump-reverse.json"), flag, "-o", str(out)])
+        res = runner.invoke(main, ["draw", str(RESULTS / "jump-reverse.json"), flag, "-o", str(out), "--force"])
         assert res.exit_code == 0, res.output
         assert names <= set(node_texts(out.read_text())), flag
 
@@ -153,7 +153,7 @@ def test_draw_names_game_record_nodes_by_label(tmp_path):
     for flags, names in (((), sorted(BOARD.labels)), (("--ids",), sorted(str(v) for v in BOARD.nodes)),
                          (("--no-names",), [])):
         out = tmp_path / "g.svg"
-        res = runner.invoke(main, ["draw", str(record), "-o", str(out), *flags])
+        res = runner.invoke(main, ["draw", str(record), "-o", str(out), "--force", *flags])
         assert res.exit_code == 0, res.output
         assert sorted(node_texts(out.read_text())) == names
 

@@ -1073,7 +1073,7 @@ def test_cli_target_on_a_board_file(tmp_path):
                                str(tmp_path / "pos.json"), "--target", str(CENTRE), "--json",
                                "--out", str(tmp_path / "out.json")])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     expected = plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
     assert (out["status"], out["objective"], out["target"]) == ("optimal", expected, CENTRE)
     res = runner.invoke(main, ["check", str(tmp_path / "out.json")])
@@ -1089,7 +1089,7 @@ def test_cli_workers_two_threads_give_the_optimum_and_say_so(tmp_path):
     res = CliRunner().invoke(main, ["solve", "jump-reverse", "--position", str(tmp_path / "pos.json"), "--workers",
                                     "2", "--json", "--out", str(tmp_path / "out.json")])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert (out["status"], out["objective"], out["workers"]) == ("optimal", plain_bfs(P2, pos)[0], 2)
     res = CliRunner().invoke(main, ["check", str(tmp_path / "out.json")])
     assert res.exit_code == 0 and res.output.startswith("valid"), res.output

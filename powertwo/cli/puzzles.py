@@ -18,9 +18,9 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
 @click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
 @click.option("--time-limit", "time_limit", type=Seconds(), default=None,
-              help="Seconds of search; when they run out (or on Ctrl-C), the best answer so far with status "
-                   "'feasible'. Set-up comes on top: loading the board, building tables, and in the first "
-                   "run after install compiling a compiled search (announced on stderr).")
+              help="Seconds of search, set-up included (tables, pagodas); when they run out (or on Ctrl-C), "
+                   "the best answer so far with status 'feasible'. Loading the board and, on the first run "
+                   "after install, compiling the search kernel (announced on stderr) come on top.")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
@@ -75,7 +75,7 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
 def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], None]]:
     """``progress`` passed through, and the solver's last message of its first second said again
     at that second: a display shows nothing before a second, so a line such as "loading the search
-    kernel (first run: compiling ...)" would otherwise stay unseen through a long set-up."""
+    kernel (the first run after install compiles it ...)" would otherwise stay unseen through a long set-up."""
     last: list[str] = []
 
     def said(message: str) -> None:
