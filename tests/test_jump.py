@@ -1220,7 +1220,7 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
         check_forward(forward, P2)
     bench = committed("jump-bench-2")
     assert check_reverse(bench, P2, reprove=False).valid
-    with pytest.raises(SolutionError, match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat$"):
+    with pytest.raises(SolutionError, match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat, census$"):
         check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
     report = check_reverse(dict(bench, seed=3), P2, reprove=False)
     other = names(solve_forward(P2, seed=3)["final_position"])
