@@ -111,6 +111,11 @@ def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -
     return out
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, singular for one: ``1 move``, ``4 moves``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def quoted(value: Any) -> str:
     """A value as a message quotes it: a number or text in quotes, ``null``, ``true``, a list or
     an object by its kind (never a Python repr)."""

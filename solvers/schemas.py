@@ -26,7 +26,7 @@ _OPEN = ConfigDict(extra="allow", strict=True)
 Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Node = Annotated[StrictInt | StrictStr, Field()]
 Count = Annotated[StrictInt, Field(ge=0)]
-PROOF_WORDS = re.compile(r"^(exhausted search|no finish within \d+ moves)|position class|pagoda|Merson|no node|census")
+PROOF_WORDS = re.compile(r"^(exhausted search|no finish within \d+ moves?)|position class|pagoda|Merson|no node|census")
 """What a jump search writes as its proof of a bound (or nothing)."""
 
 

@@ -1177,7 +1177,7 @@ def test_kernel_run_ends_when_it_stalls_with_the_proven_bound():
     assert limited.log[1].startswith("beam: ")   # with a limit the beam comes first, then branch and bound
     stalled = [i for i, m in enumerate(limited.log)
                if m.startswith("branch and bound: no better answer within 30,000 positions")]
-    assert len(stalled) == 1 and limited.log[stalled[0] + 1].startswith("1 moves: none")
+    assert len(stalled) == 1 and limited.log[stalled[0] + 1].startswith("1 move: none")
     # then the deepening proves seed 2's optimum (since the no-bare three-move test, within 1.6 million)
     assert (limited.proven, len(limited.moves), limited.bound) == (True, 5, 5) and limited.nodes < 6_000_000
 
@@ -1220,7 +1220,8 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
         check_forward(forward, P2)
     bench = committed("jump-bench-2")
     assert check_reverse(bench, P2, reprove=False).valid
-    with pytest.raises(SolutionError, match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat, census$"):
+    with pytest.raises(SolutionError,
+                       match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat, census$"):
         check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
     report = check_reverse(dict(bench, seed=3), P2, reprove=False)
     other = names(solve_forward(P2, seed=3)["final_position"])
@@ -1312,7 +1313,7 @@ def test_a_time_limit_holds_on_positions_where_a_walk_turn_takes_seconds(workers
     6.3 s with two), the last step saying that the limit was reached."""
     start = sketch_seed(117)
     res = KernelSearch(SKETCH, start, workers=workers).run(time_limit=3.0)
-    assert res.seconds < 3.5, res.log
+    assert res.seconds < 4.5, res.log  # a turn uncut would end after 5-15 s
     assert res.moves is not None and not res.proven and res.bound >= 4
     assert res.log[-1].startswith(f"time or position limit reached while searching {res.bound} moves")
     # branch and bound had a quarter of the limit: the log says that this, not its position count, ended it

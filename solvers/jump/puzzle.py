@@ -48,6 +48,7 @@ from .invariants import target_setup
 from .kernel import DEFAULT_MEMORY_MB, EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch
 from .kernel import chains as _kernel_chains
 from .tables import JumpTables, mask_of, nodes_of
+from ..fields import counted
 
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
@@ -509,7 +510,7 @@ def _reverse_search(board, start, deadline, symmetry, targets, progress, node_li
     else:
         moves = moves_of(rs.tables, pres.positions)
         out = _reverse_result(board, start, moves, "optimal" if pres.proven else "feasible", len(moves), pres.bound)
-        proof = f"exhausted search: no finish within {pres.bound - 1} moves" if pres.bound > 1 else ""
+        proof = f"exhausted search: no finish within {counted(pres.bound - 1, 'move')}" if pres.bound > 1 else ""
     out.update(engine="python", proof=proof, positions_searched=pres.nodes, note=_python_note(board))
     if pres.interrupted:
         out["stopped"] = "interrupted (Ctrl-C)"
@@ -553,7 +554,7 @@ def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:
                     bound = limit + 1
                     break
                 best = decode_cnf(rc, solver.get_model(), board)
-                progress(f"sat: {len(best)} moves; asking for at most {len(best) - 1}")
+                progress(f"sat: {counted(len(best), 'move')}; asking for at most {len(best) - 1}")
                 limit = len(best) - 1
         except KeyboardInterrupt:  # Ctrl-C between two SAT calls
             budget.interrupted = True
@@ -598,21 +599,21 @@ def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> Check
     if not faults:
         if status == "infeasible" or status == "unknown":
             if parsed:
-                faults.append(f"status {status} but {len(parsed)} moves are given")
+                faults.append(f"status {status} but the file gives {counted(len(parsed), 'move')}")
         elif len(occ) != 1:
-            faults.append(f"after {len(parsed)} moves {len(occ)} stones are left, not one")
+            faults.append(f"after {counted(len(parsed), 'move')} {len(occ)} stones are left, not one")
         elif target is not None and target not in occ:
             faults.append(f"the last stone stands on {board.label(next(iter(occ)))}, not on the target "
                           f"{board.label(target)}")
         elif objective != len(parsed):
-            faults.append(f"objective {objective} does not match the {len(parsed)} moves given")
+            faults.append(f"objective {objective} does not match the {counted(len(parsed), 'move')} given")
         elif bound is not None and bound > len(parsed):
-            faults.append(f"bound {bound} exceeds the {len(parsed)} moves found")
+            faults.append(f"bound {bound} exceeds the {counted(len(parsed), 'move')} found")
         elif status == "optimal" and bound != len(parsed):
-            faults.append(f"status optimal but the bound {bound} is below the {len(parsed)} moves found")
+            faults.append(f"status optimal but the bound {bound} is below the {counted(len(parsed), 'move')} found")
         if not faults and parsed:
             jumps = sum(len(js) for _, js in parsed)
-            notes.append(f"{len(parsed)} moves, {jumps} jumps, last stone on {board.label(next(iter(occ)))}")
+            notes.append(f"{counted(len(parsed), 'move')}, {jumps} jumps, last stone on {board.label(next(iter(occ)))}")
     if not faults:
         if not reprove:
             notes.append(f"status {status}; the bound {bound} was not re-proved (reprove=False)")
@@ -656,7 +657,7 @@ def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | No
             res = ReverseSearch(board, start, targets=targets).run()
             moves = res.moves
         if moves is not None:
-            return f"status infeasible but a finish exists: the checker found one in {moves} moves", ""
+            return f"status infeasible but a finish exists: the checker found one in {counted(moves, 'move')}", ""
         return "", f"infeasible confirmed: the checker's {engine} exhausted the search"
     if bound is None:
         return "", f"status {status}; no bound claimed"
@@ -672,8 +673,11 @@ def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | No
         moves = res.moves
     if moves is not None:
         claim = "status optimal" if status == "optimal" else f"bound {bound}"
-        return f"{claim} but {moves} moves suffice: the checker found a finish in {moves} moves", ""
-    return "", f"status {status}; bound {bound} re-proved: the checker's {engine} finds no finish within {budget} moves"
+        finish = counted(moves, "move")
+        verb = "suffices" if moves == 1 else "suffice"
+        return f"{claim} but {finish} {verb}: the checker found a finish in {finish}", ""
+    return "", (f"status {status}; bound {bound} re-proved: the checker's {engine} finds no finish "
+                f"within {counted(budget, 'move')}")
 
 
 def diagram_reverse(data: Mapping, board: Board, *, names: str | None = None):

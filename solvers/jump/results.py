@@ -25,6 +25,7 @@ from .puzzle import (
     solve_forward,
     solve_reverse,
 )
+from ..fields import counted
 
 BENCH_TUNING_SEEDS = tuple(range(1, 21))
 """The benchmark's tuning half: the final positions of 20 seeded forward answers (every one with
@@ -83,7 +84,8 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
                           "search", "final positions: not counted (intractable)", fwd["seconds"], tuple(files)))
     rev = solve_reverse(board, position=fwd["final_position"], node_limit=BENCH_NODES, progress=progress)
     files = _write(out, REVERSE, rev, diagram_reverse, board)
-    progress(f"{REVERSE}: {rev['objective']} moves, {rev['status']}, bound {rev['bound']}, {rev['seconds']} s")
+    progress(f"{REVERSE}: {counted(rev['objective'], 'move')}, {rev['status']}, bound {rev['bound']}, "
+             f"{rev['seconds']} s")
     sat = solve_reverse(board, position=fwd["final_position"], backend="sat", conflict_limit=sat_conflicts)
     progress(f"{REVERSE} by SAT: {sat_summary(sat)}, {sat['seconds']} s")
     agree = ["search (kernel)"]
@@ -113,7 +115,7 @@ def sat_summary(result: Mapping) -> str:
         why = {"infeasible": "proven: no finish"}.get(result["status"], f"no answer ({result.get('stopped', 'none')})")
         return f"{why} (bound {result['bound']})"
     tail = f", {result['stopped']}" if result.get("stopped") else ""
-    return f"{result['status']} {result['objective']} moves (bound {result['bound']}{tail})"
+    return f"{result['status']} {counted(result['objective'], 'move')} (bound {result['bound']}{tail})"
 
 
 def agrees_with_optimum(status: str, objective: int | None, bound: int, optimum: int | None) -> bool:

@@ -46,6 +46,7 @@ from .tuning import (
 )
 from .walk import _run
 from .workspace import scratch_for
+from ...fields import counted
 
 Progress = Callable[[str], None]
 Moves = list[tuple[NodeId, list[NodeId]]]
@@ -570,7 +571,7 @@ class KernelSearch:
                                 finish = jumps
                         if depth + len(chains(finish)) < len(best):
                             best = answer(path, finish)
-                            self.progress(f"beam: {len(best)} moves ({self.nodes:,} positions)")
+                            self.progress(f"beam: {counted(len(best), 'move')} ({self.nodes:,} positions)")
                         with_finish.append(path)
                     elif status == PAUSED:
                         open_ended.append(path)
@@ -612,12 +613,13 @@ class KernelSearch:
             if not self.first_step or within > r.cap or self.interrupted:
                 break
             first_nodes = FIRST_NODES if any_nodes is None else min(FIRST_NODES, any_nodes // 4)
-            status, jumps = self.search(within, first_deadline, first_nodes, label=f"a finish within {within} moves")
+            status, jumps = self.search(within, first_deadline, first_nodes,
+                                        label=f"a finish within {counted(within, 'move')}")
             if status == FOUND:
-                r.note(f"first finish within {within} moves: {len(chains(jumps))} moves")
+                r.note(f"first finish within {counted(within, 'move')}: {counted(len(chains(jumps)), 'move')}")
                 break
-            r.note(f"first finish within {within} moves: " + ("none (search exhausted)" if status == EXHAUSTED
-                                                              else f"none within {first_nodes:,} positions"))
+            r.note(f"first finish within {counted(within, 'move')}: "
+                   + ("none (search exhausted)" if status == EXHAUSTED else f"none within {first_nodes:,} positions"))
         short = status == FOUND
         if not short:
             status, jumps = self.search(None, any_deadline, any_nodes, label="any finish")
@@ -634,7 +636,7 @@ class KernelSearch:
         best = r.better(chains(jumps))
         r.first_s, r.first_m = time.perf_counter() - r.started, len(best)
         if not short:
-            r.note(f"any finish: {len(best)} moves")
+            r.note(f"any finish: {counted(len(best), 'move')}")
         return best
 
     def _upper_bounds(self, r: _Run, best: Moves, time_limit: float | None, node_limit: int | None,
@@ -659,9 +661,9 @@ class KernelSearch:
                                         label=f"branch and bound below {len(best)}")
             if status == FOUND:
                 best = r.better(chains(jumps))
-                r.note(f"branch and bound: {len(best)} moves")
+                r.note(f"branch and bound: {counted(len(best), 'move')}")
             elif status == EXHAUSTED:
-                r.note(f"branch and bound: none within {len(best) - 1} moves")
+                r.note(f"branch and bound: none within {counted(len(best) - 1, 'move')}")
                 return r.result(best, len(best), True, False, r.refuted(len(best)))
             elif self.interrupted:
                 r.note(f"branch and bound below {len(best)}: interrupted (Ctrl-C)")
@@ -687,19 +689,20 @@ class KernelSearch:
             if remaining is not None and remaining <= 0:
                 return r.result(best, budget, False, False, r.refuted(budget))
             status, jumps = self.search(budget, deadline, remaining,
-                                        label=f"{budget} moves (best {'none' if best is None else len(best)})")
+                                        label=f"{counted(budget, 'move')} "
+                                              f"(best {'none' if best is None else len(best)})")
             if status == PAUSED:
                 why = ("interrupted (Ctrl-C)" if self.interrupted else "time or position limit reached" if limited
                        else f"{stall:,} positions reached")
-                r.note(f"{why} while searching {budget} moves")
+                r.note(f"{why} while searching {counted(budget, 'move')}")
                 if not limited and not self.interrupted and best is not None and len(best) - 1 > budget:
                     best = r.polish(best, self.beam(best, None, stall))   # the bound stays: improve the answer
                 return r.result(best, budget, False, False, r.refuted(budget))
             if status == FOUND:
                 best = r.better(chains(jumps))
-                r.note(f"{budget} moves: found")
+                r.note(f"{counted(budget, 'move')}: found")
                 return r.result(best, budget, True, False, r.refuted(budget))
-            r.note(f"{budget} moves: none")
+            r.note(f"{counted(budget, 'move')}: none")
             budget += 1
         if best is None:    # every budget up to the cap refuted, and no finish uses more moves
             return r.result(None, r.cap + 1, True, whole, r.refuted(r.cap + 1))
@@ -739,12 +742,12 @@ class _Run:
 
     def polish(self, given: Moves, shorter: Moves) -> Moves:
         """Logs what the beam brought (its answer is never longer than the one it was given)."""
-        self.note(f"beam: {len(shorter)} moves" if len(shorter) < len(given) else "beam: no shorter answer")
+        self.note(f"beam: {counted(len(shorter), 'move')}" if len(shorter) < len(given) else "beam: no shorter answer")
         return self.better(shorter)
 
     def refuted(self, budget: int) -> str:
         """The proof that no finish takes fewer than ``budget`` moves."""
         if budget <= self.low:
-            return (f"no finish within {budget - 1} moves: admissible lower bound "
+            return (f"no finish within {counted(budget - 1, 'move')}: admissible lower bound "
                     "(unjumpable stones, Merson regions)")
-        return f"exhausted search: no finish within {budget - 1} moves"
+        return f"exhausted search: no finish within {counted(budget - 1, 'move')}"

@@ -22,5 +22,5 @@ BEAM_WIDTH = 10           # positions the beam keeps per move
 BEAM_PROBE = 200_000      # positions of each beam probe (any finish, then a shorter one)
 STALL_NODES = 15_000_000  # positions without progress that end branch and bound or an unbounded deepening step
 DEFAULT_PERIMETER = 3_000_000   # positions of the backward perimeter (at most 4 targets, 20 or more stones)
-KERNEL_LOADING = "loading the search kernel (first run: compiling, about 10 s)"
+KERNEL_LOADING = "loading the search kernel (the first run after install compiles it: tens of seconds)"
 """The progress message of a search's set-up while the kernel is not yet loaded in this process."""
