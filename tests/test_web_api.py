@@ -493,7 +493,7 @@ def test_jump_reverse_hint_says_what_the_solver_tells_within_a_second(client):
 def test_jump_clicks_bad_input(client):
     assert "not 'two-by-two'" in error(client.post("/api/jump", json={"puzzle": "two-by-two"}), 400)
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": 5}), 400) == \
-        "field 'chains' must be a list of steps or moves"
+        "request body: field 'chains' must be a list"
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": [{"place": 99, "jumps": []}]}),
                  400) == "jump-forward: step 1: node 99 does not exist on board power-of-two"
     assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": 1, "jumps": []}]}),
@@ -503,7 +503,7 @@ def test_jump_clicks_bad_input(client):
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "click": "x"}), 400) == \
         "field 'click': node x does not exist on board power-of-two"
     assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "click": 1.5}), 400) == \
-        "field 'click' has the wrong type (float)"
+        "request body: field 'click' must be a node id or label"
     board = load("power-of-two")
     sides = [list(line) for line in board.lines if all(abs(board.coord(v)[0]) == 6 for v in line)
              or all(abs(board.coord(v)[1]) == 6 for v in line)]  # the square's four sides alone
@@ -534,3 +534,66 @@ def test_jump_reverse_on_an_uploaded_board_with_its_own_position(client):
                                           "position": position}).json()
     assert view["board"] == "english-33" and sorted(s["node"] for s in view["stones"]) == sorted(position)
     assert view["count"] == "0 moves, 6 stones left" and view["starts"]
+
+
+# ---------------------------------------------------------------- request bodies, strictly read
+VALID_BODIES = {
+    "/api/board": {"board": "power-of-two"},
+    "/api/check": {"puzzle": "one-by-one", "stones": []},
+    "/api/sequence": {"solution": {"game": "power-of-two", "moves": []}},
+    "/api/jump": {"puzzle": "jump-forward", "chains": []},
+    "/api/jump/hint": {"puzzle": "jump-reverse", "position": ["a1", "a13"]},
+    "/api/game": {"game": "power-of-two", "moves": []},
+    "/api/game/click": {"game": "power-of-two", "clicks": []},
+    "/api/game/move": {"game": "power-of-two", "move": "no-such-move"},
+    "/api/game/computer": {"game": "power-of-two", "seconds": 100},
+    "/api/solve": {"puzzle": "one-by-one", "time_limit": 0},
+    "/api/solve/cancel": {"tab": "strict-reader-test"},
+}
+
+
+def test_every_post_endpoint_has_a_strict_body_model(client):
+    from powertwo.web.requests import BODIES
+
+    posts = {r.path for r in __import__("powertwo.web.server", fromlist=["ROUTES"]).ROUTES
+             if "POST" in (getattr(r, "methods", None) or ())}
+    assert set(BODIES) == posts == set(VALID_BODIES)
+
+
+@pytest.mark.parametrize("path", sorted(VALID_BODIES))
+def test_unknown_top_level_field_is_refused_before_any_work(client, path):
+    assert error(client.post(path, json={**VALID_BODIES[path], "bogus": 1}), 400) == \
+        "request body: unknown field 'bogus' (nothing checks it)"
+    fits = client.post(path, json=VALID_BODIES[path])  # the same body without it passes the reader
+    assert fits.status_code < 500 and not fits.json().get("error", "").startswith("request body")
+
+
+def test_unknown_nested_fields_are_refused_with_their_path(client):
+    chains = [{"place": "a1", "jumps": [], "bogus": True}]
+    assert error(client.post("/api/jump", json={"puzzle": "jump-forward", "chains": chains}), 400) == \
+        "request body: unknown field 'chains[0].bogus' (nothing checks it)"
+    answer = json.loads((RESULTS / "jump-reverse.json").read_text())
+    answer["moves"][1]["bogus"] = 1
+    for path in ("/api/check", "/api/sequence"):  # the answer's own strict reader names the path
+        assert error(client.post(path, json={"solution": answer}), 400) == \
+            "jump-reverse solution: unknown field 'moves[1].bogus' (nothing checks it)"
+    record = {"game": "power-of-two", "moves": [], "bogus": 1}
+    assert client.post("/api/check", json={"solution": record}).json()["faults"] == \
+        ["record: unknown field 'bogus' (nothing checks it)"]
+    assert error(client.post("/api/sequence", json={"solution": record}), 400) == \
+        "record: unknown field 'bogus' (nothing checks it)"
+
+
+def test_wrong_types_are_refused_with_their_path(client):
+    assert error(client.post("/api/game", json={"game": "power-of-two", "moves": ["e9-i9", 7]}), 400) == \
+        "request body: field 'moves[1]' must be a string"
+    assert error(client.post("/api/game/click", json={"game": "power-of-two", "clicks": [[1]]}), 400) == \
+        "request body: field 'clicks[0]' must be a node id or label"
+    assert error(client.post("/api/jump/hint", json={"puzzle": "jump-reverse", "position": [1], "origin": {}}),
+                 400) == "request body: field 'origin' must be a list"
+    assert error(client.post("/api/solve", json={"puzzle": "one-by-one", "strict": "yes"}), 400) == \
+        "request body: field 'strict' must be true or false"
+    assert error(client.post("/api/board", json={"board": 5}), 400) == \
+        "request body: field 'board' must be a shipped board name or a board object"
+    assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": "a1", "jumps": "b"}]}),
+                 400) == "request body: field 'chains[0].jumps' must be a list"

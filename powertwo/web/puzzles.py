@@ -10,6 +10,7 @@ from powertwo.boards import Board, NodeId
 from powertwo.rules import RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
+from powertwo.solvers.schemas import check_answer_shape
 
 from .common import BadRequest, board_of, board_view, field, no_paths, results_dir
 from .games import game_frame
@@ -80,7 +81,9 @@ def solitaire_check(data: Mapping) -> dict:
 
 def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
     """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
-    are looked up among the committed results (by plain relative names, never a server path)."""
+    are looked up among the committed results (by plain relative names, never a server path).
+    The file's shape is read first, every object at every depth, as ``powertwo check`` reads it."""
+    check_answer_shape(data, f"{puzzle.name} solution", board)
     if puzzle.reads_files:
         return puzzle.check(data, board, base=results_dir())
     return puzzle.check(data, board)

@@ -42,6 +42,7 @@ from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
 from .puzzles import file_check, jump_hint, jump_summary, line_check, reverse_origin, sequence_frames, solitaire_check
+from .requests import checked
 from .work import Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -120,6 +121,11 @@ def any_check(data: Mapping) -> dict:
 
 
 # ---------------------------------------------------------------- routes
+async def read_body(request: Request) -> Mapping:
+    """The request's JSON object, checked against its endpoint's model before any work."""
+    return checked(request.url.path, await body(request))
+
+
 def work_of(request: Request) -> Work:
     work: Work = request.app.state.work
     return work
@@ -189,28 +195,28 @@ def uploaded_board(data: Mapping) -> dict:
 
 async def board_post(request: Request) -> Response:
     """An uploaded board (read in a worker: a large one may take long to read)."""
-    return JSONResponse(await work_of(request).run(request, uploaded_board, await body(request)))
+    return JSONResponse(await work_of(request).run(request, uploaded_board, await read_body(request)))
 
 
 async def check(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, any_check, await body(request)))
+    return JSONResponse(await work_of(request).run(request, any_check, await read_body(request)))
 
 
 async def jump(request: Request) -> Response:
-    data = await body(request)  # a start position may need a forward search
+    data = await read_body(request)  # a start position may need a forward search
     return JSONResponse(await work_of(request).run(request, jump_clicks, data, JUMP_START_SECONDS + 20))
 
 
 async def hint(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, jump_hint, await body(request), 10.0))
+    return JSONResponse(await work_of(request).run(request, jump_hint, await read_body(request), 10.0))
 
 
 async def sequence(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, sequence_frames, await body(request)))
+    return JSONResponse(await work_of(request).run(request, sequence_frames, await read_body(request)))
 
 
 async def game_state(request: Request) -> Response:
-    data = await body(request)
+    data = await read_body(request)
     game, record, res, _ = game_record(data)
     return JSONResponse(game_view(game, record, res, clicks_of(data, game.board)))
 
@@ -218,7 +224,7 @@ async def game_state(request: Request) -> Response:
 async def game_click(request: Request) -> Response:
     """The clicks so far plus one: either still a legal beginning (the new options), a complete
     move (played when nothing else continues it, or when ``play`` names it), or illegal (why)."""
-    data = await body(request)
+    data = await read_body(request)
     game, record, res, _ = game_record(data)
     clicks = clicks_of(data, game.board)
     state = res.final
@@ -242,7 +248,7 @@ async def game_click(request: Request) -> Response:
 
 async def game_move(request: Request) -> Response:
     """A move typed in notation (as ``powertwo play`` reads it)."""
-    data = await body(request)
+    data = await read_body(request)
     game, record, res, _ = game_record(data)
     text = field(data, "move", str)
     try:
@@ -254,7 +260,7 @@ async def game_move(request: Request) -> Response:
 
 
 async def computer(request: Request) -> Response:
-    data = await body(request)
+    data = await read_body(request)
     seconds = field(data, "seconds", (int, float), 1.0)
     work = work_of(request)
     return JSONResponse(await work.run(request, computer_move, data, float(seconds) + work.limits.computer_margin))
@@ -269,7 +275,7 @@ def tab_of(request: Request, data: Mapping | None = None) -> str:
 async def solve_start(request: Request) -> Response:
     """A solver run with the options the puzzle's page offers (each checked against its range;
     ``time_limit`` at most :data:`SOLVE_TIME_LIMIT`)."""
-    data = await body(request)
+    data = await read_body(request)
     puzzle, page = puzzle_of(data)
     board = board_of(data)
     if board.name not in shipped():
@@ -310,7 +316,7 @@ async def solve_events(request: Request) -> Response:
 
 
 async def solve_cancel(request: Request) -> Response:
-    data = await body(request)
+    data = await read_body(request)
     return JSONResponse(work_of(request).runs.cancel(tab_of(request, data)))
 
 
