@@ -199,6 +199,44 @@ def test_mutated_jump_forward_answers_get_the_true_verdict(case: tuple, tmp_path
         TALLY[("jump-forward check", kind, "faults")] += 1
 
 
+LINE_PUZZLES = ("one-by-one", "line-cover", "two-by-two")
+LINE_FILES = [p for p in ANSWER_FILES if json.loads(p.read_text())["puzzle"] in LINE_PUZZLES]
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(case=answer_mutation(LINE_FILES))
+def test_mutated_line_answers_get_the_true_verdict(case: tuple, tmp_path_factory: Any) -> None:
+    """The whole check (as ``powertwo check``) of a mutated one-by-one, line-cover or two-by-two
+    answer, beside its certificate files: one line or a verdict, and ``valid`` only for the
+    committed answer's stones."""
+    path, at, kind, text = case
+    folder = tmp_path_factory.getbasetemp() / "lines" / path.parent.name  # one folder per board's results
+    folder.mkdir(parents=True, exist_ok=True)
+    for proof in path.parent.glob(f"{path.stem}.*"):
+        if proof.suffix in (".cnf", ".drat") and not (folder / proof.name).exists():
+            (folder / proof.name).symlink_to(proof)
+    file = folder / path.name
+    file.write_text(text)
+    try:
+        report = check_file(file)
+    except ValueError as exc:
+        one_line(exc)
+        TALLY[("line check", kind, "refused")] += 1
+        return
+    assert kind not in MUST_REFUSE, (path.name, at, kind)
+    if not report.faults:  # valid: the same stones, puzzle, board, variant and objective as committed
+        mutated, original = json.loads(text), ANSWERS[path]
+        assert isinstance(mutated.get("stones"), list), (path.name, at, kind)
+        assert sorted(mutated["stones"]) == sorted(original["stones"]), (path.name, at, kind)
+        assert len(set(mutated["stones"])) == len(mutated["stones"]), (path.name, at, kind)
+        for key in ("puzzle", "board", "objective"):
+            assert mutated.get(key) == original.get(key), (path.name, at, kind)
+        assert bool(mutated.get("strict", False)) == bool(original.get("strict", False)), (path.name, at, kind)
+        TALLY[("line check", kind, "valid")] += 1
+    else:
+        TALLY[("line check", kind, "faults")] += 1
+
+
 def game_record(name: str, seed: int, length: int) -> dict:
     """A valid record of a random game of ``name`` (made by the rules modules)."""
     game = get_game(name)
@@ -261,6 +299,9 @@ def test_every_kind_was_tried_and_the_tally_is_reported() -> None:
         pytest.skip("run with the fuzz tests")
     for target in ("answer reader", "record"):
         assert {kind for (t, kind, _) in TALLY if t == target} == set(KINDS), target
+    if any(t == "line check" for t, _, _ in TALLY):  # the full check was reached, and judged both ways
+        assert {kind for (t, kind, _) in TALLY if t == "line check"} == set(KINDS)
+        assert {outcome for (t, _, outcome) in TALLY if t == "line check"} == {"refused", "faults", "valid"}
     if os.environ.get("FUZZ_TALLY"):
         total = sum(TALLY.values())
         print(f"\n{total} mutations")
