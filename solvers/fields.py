@@ -158,6 +158,10 @@ def sibling_file(base: Path | None, name: Any, where: str, field: str) -> Path:
         raise SolutionError(f"{where}: field '{field}' names a file, but the checker was not given the "
                             "result file's folder")
     path = base / pure
-    if not path.is_file():
-        raise SolutionError(f"{where}: field '{field}': {path} is not a file")
+    try:
+        is_file = path.is_file()
+    except OSError:  # e.g. a name longer than the file system takes
+        is_file = False
+    if not is_file:
+        raise SolutionError(f"{where}: field '{field}': {str(path)[:200]} is not a file")
     return path

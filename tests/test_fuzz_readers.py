@@ -219,9 +219,6 @@ LINE_PUZZLES = ("one-by-one", "line-cover", "two-by-two")
 LINE_FILES = [p for p in ANSWER_FILES if json.loads(p.read_text())["puzzle"] in LINE_PUZZLES]
 
 
-@pytest.mark.xfail(strict=True, raises=OSError,
-                   reason="solvers/fields.py sibling_file: Path.is_file() raises OSError (name too long) for a "
-                          "300-character certificate name; drop this mark with the fix")
 @settings(max_examples=300, **SETTINGS)
 @given(case=answer_mutation(LINE_FILES))
 def test_mutated_line_answers_get_the_true_verdict(case: tuple, tmp_path_factory: Any) -> None:
