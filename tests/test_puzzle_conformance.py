@@ -23,22 +23,10 @@ from powertwo.solvers.registry import (
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 NAMES = puzzle_names()
-PAGES_TO_COME = {"jump-forward", "jump-reverse"}
-"""Puzzles whose page description is still to be added where they register (a strict xfail:
-it fails as soon as they have one, and the name must leave this set)."""
-COMMITTED = {"jump-forward": "jump-forward.json", "jump-reverse": "jump-reverse.json"}
-"""The committed answer of a puzzle without a page (a page names its own)."""
-
-
-def with_page(name):
-    if name in PAGES_TO_COME:
-        return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="no page description yet"))
-    return name
-
-
 def committed(name: str) -> tuple[Path, dict]:
     p = get_puzzle(name)
-    path = RESULTS / (p.page.committed if p.page else COMMITTED[name])
+    assert p.page is not None, name
+    path = RESULTS / p.page.committed
     return path, json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -100,7 +88,7 @@ def test_the_checker_refuses_a_wrong_objective(name):
     assert any(str(data["objective"] + 1) in f for f in report.faults), report.faults
 
 
-@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_the_checker_refuses_an_answer_missing_its_last_click(name):
     """The field the page's clicks build, without its last entry: never the same valid answer."""
     p = get_puzzle(name)
@@ -130,7 +118,7 @@ def test_a_diagram_of_the_committed_answer(name):
         plt.close(fig)
 
 
-@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_the_page_description(name):
     p = get_puzzle(name)
     page = p.page
@@ -149,7 +137,7 @@ def test_the_page_description(name):
     json.dumps(page.to_json())
 
 
-@pytest.mark.parametrize("name", [with_page(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_the_page_options_defaults_are_what_solve_takes(name):
     """Each option's default is the solve keyword's own default (or what it stands for)."""
     p = get_puzzle(name)

@@ -17,38 +17,6 @@ from .common import BadRequest, results_dir
 
 DEFAULT_BOARD = DEFAULT_BOARDS[0]
 
-_JUMP_OPTIONS = [{"name": "backend", "label": "backend", "kind": "choice", "default": "search",
-                  "choices": ["search", "sat"], "minimum": None, "maximum": None, "unit": "", "words": []},
-                 {"name": "time_limit", "label": "time limit", "kind": "float", "default": 30.0, "choices": [],
-                  "minimum": 0.1, "maximum": 600.0, "unit": "s", "words": []}]
-PENDING_PAGES: dict[str, dict] = {
-    "jump-forward": {
-        "goal": "from the jumper's corner, steps that each place a stone next to the jumper and jump it, "
-                "with at least one chain of jumps",
-        "clicks": {"action": "jump", "answer": "steps", "request": "jump",
-                   "help": "click a free node next to the jumper to place a stone there, then each node the "
-                           "jumper jumps to; the next placement starts the next step"},
-        "verdict": {"words": ["in progress", "stuck", "invalid", "valid"],
-                    "shows": ["chains", "next", "illegal", "count"], "unit": "steps", "sense": ""},
-        "steps": {"unit": "jumps", "count": "{n} steps, {stones} stones on the board",
-                  "goal": "no free node next to the jumper"},
-        "committed": "jump-forward.json", "boards": [DEFAULT_BOARDS[0]], "options": _JUMP_OPTIONS},
-    "jump-reverse": {
-        "goal": "from a position, jump stones over stones (the jumped stone leaves) to one stone in the fewest moves",
-        "clicks": {"action": "jump", "answer": "moves", "request": "jump",
-                   "help": "click a stone to pick it up, then each node it jumps to; a chain of jumps is one "
-                           "move, clicking another stone starts the next"},
-        "verdict": {"words": ["in progress", "stuck", "invalid", "valid, not optimal", "valid, optimal"],
-                    "shows": ["chains", "next", "illegal", "count", "optimum"], "unit": "moves", "sense": "min"},
-        "steps": {"unit": "jumps", "count": "{n} moves, {stones} stones left", "goal": "one stone left"},
-        "committed": "jump-reverse.json", "boards": [DEFAULT_BOARDS[0]],
-        "options": _JUMP_OPTIONS + [{"name": "symmetry", "label": "symmetry breaking", "kind": "bool", "default": True,
-                                     "choices": [], "minimum": None, "maximum": None, "unit": "", "words": []}]},
-}
-"""The Get a Jump On pages as the registry is to describe them, used only while a puzzle's
-registration has no page yet (its own description wins as soon as it has one)."""
-
-
 @functools.lru_cache(maxsize=None)
 def page_of(name: str) -> dict:
     """The page description of the registered puzzle ``name`` (JSON-ready)."""
@@ -57,8 +25,6 @@ def page_of(name: str) -> dict:
     page = get_puzzle(name).page
     if page is not None:
         return page.to_json()
-    if name in PENDING_PAGES:
-        return PENDING_PAGES[name]
     raise BadRequest(f"puzzle {name!r} has no page description")
 
 

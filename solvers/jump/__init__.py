@@ -14,7 +14,7 @@ Modules, by job:
 
 from __future__ import annotations
 
-from ..registry import Puzzle, register_puzzle
+from ..registry import Clicks, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, register_puzzle, time_limit_option
 from .engine import ReverseResult, ReverseSearch, plain_bfs
 from .forward import ForwardBound, ForwardStep, forward_bound, forward_final, forward_search
 from .kernel import KernelResult, KernelSearch, MoveGenerator, chains
@@ -68,6 +68,36 @@ from .results import (
 )
 from .tables import JumpTables, english_board, mask_of, node_at, nodes_of, popcount, random_solvable
 
+JUMP_OPTIONS = (
+    SolveOption("backend", "backend", "choice", "search", choices=BACKENDS),
+    time_limit_option(),
+)
+
+FORWARD_PAGE = PuzzlePage(
+    goal=f"from the jumper's corner, {STONES - 1} steps: each places a stone next to the jumper and jumps it, "
+         "with at least one chain of jumps",
+    clicks=Clicks("jump", "click a free node next to the jumper to place a stone there, then each node the "
+                  "jumper jumps to; the next placement starts the next step", "steps", "jump"),
+    verdict=Verdict(("in progress", "stuck", "invalid", "valid"), ("chains", "next", "illegal", "count"),
+                    "steps", ""),
+    steps=Steps("jumps", "{n} steps, {stones} stones on the board", "no free node next to the jumper"),
+    committed="jump-forward.json",
+    boards=("power-of-two",),
+    options=JUMP_OPTIONS,
+)
+
+REVERSE_PAGE = PuzzlePage(
+    goal="from a position, jump stones over stones (the jumped stone leaves) to one stone in the fewest moves",
+    clicks=Clicks("jump", "click a stone to pick it up, then each node it jumps to; a chain of jumps is one "
+                  "move, clicking another stone starts the next", "moves", "jump"),
+    verdict=Verdict(("in progress", "stuck", "invalid", "valid, not optimal", "valid, optimal"),
+                    ("chains", "next", "illegal", "count", "optimum"), "moves", "min"),
+    steps=Steps("jumps", "{n} moves, {stones} stones left", "one stone left"),
+    committed="jump-reverse.json",
+    boards=("power-of-two",),
+    options=JUMP_OPTIONS + (SolveOption("symmetry", "symmetry breaking", "bool", True),),
+)
+
 register_puzzle(Puzzle(
     name=FORWARD,
     title="Get a Jump On, forward: 31 placement steps with chain jumps",
@@ -77,6 +107,7 @@ register_puzzle(Puzzle(
     results=None,
     options=("backend", "time_limit", "corner"),
     order=50,
+    page=FORWARD_PAGE,
 ))
 
 register_puzzle(Puzzle(
@@ -88,6 +119,7 @@ register_puzzle(Puzzle(
     results=results,
     options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory", "workers"),
     order=51,
+    page=REVERSE_PAGE,
 ))
 
 __all__ = [
