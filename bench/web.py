@@ -173,15 +173,9 @@ def load_run(url: str, moves: int = 40, seconds: float = 1.0) -> dict:
 def server_process() -> Iterator[tuple[str, subprocess.Popen]]:
     """``powertwo serve`` as its own process on a free loopback port (so the load generator does
     not share its interpreter): yields the URL, once the workers are warm, and the process."""
-    import socket
-
     import httpx
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", f"from powertwo.web import serve; serve(port={port})"])
-    url = f"http://127.0.0.1:{port}"
+    proc, url = start_server()
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -197,6 +191,17 @@ def server_process() -> Iterator[tuple[str, subprocess.Popen]]:
         proc.wait(timeout=30)
 
 
+def start_server() -> tuple[subprocess.Popen, str]:
+    """A ``powertwo serve`` process of its own on a free loopback port, and its URL."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", f"from powertwo.web import serve; serve(port={port})"])
+    return proc, f"http://127.0.0.1:{port}"
+
+
 def plain_under_load() -> dict:
     with server_process() as (url, _):
         return load_run(url)
@@ -205,15 +210,9 @@ def plain_under_load() -> dict:
 def cold_start_ms() -> tuple[float, float]:
     """A fresh ``powertwo serve`` process: the first ``POST /api/game`` as soon as it listens
     (its workers still warming up), and the first ``GET /api/meta`` after it (ms)."""
-    import socket
-
     import httpx
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-c", f"from powertwo.web import serve; serve(port={port})"])
-    url = f"http://127.0.0.1:{port}"
+    proc, url = start_server()
     try:
         while True:
             try:

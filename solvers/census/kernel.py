@@ -16,15 +16,21 @@ EMPTY = np.uint64(0)  # no position is empty (a census position has a stone), so
 
 
 @njit(inline="always")
+def image(pos, symtab, s):
+    """The image of ``pos`` under the tables' symmetry ``s`` (one table lookup per byte)."""
+    img = U0
+    for k in range(symtab.shape[1]):
+        img |= symtab[s, k, pos & BYTE]
+        pos >>= U8
+    return img
+
+
+@njit(inline="always")
 def canonical(pos, symtab):
     """The least image of ``pos`` under the group (the identity and the tables' symmetries)."""
     best = pos
     for s in range(symtab.shape[0]):
-        img = U0
-        x = pos
-        for k in range(symtab.shape[1]):
-            img |= symtab[s, k, x & BYTE]
-            x >>= U8
+        img = image(pos, symtab, s)
         if img < best:
             best = img
     return best
@@ -35,12 +41,7 @@ def fixers(pos, symtab):
     """How many group elements map ``pos`` onto itself (the identity included)."""
     same = 1
     for s in range(symtab.shape[0]):
-        img = U0
-        x = pos
-        for k in range(symtab.shape[1]):
-            img |= symtab[s, k, x & BYTE]
-            x >>= U8
-        if img == pos:
+        if image(pos, symtab, s) == pos:
             same += 1
     return same
 
