@@ -285,7 +285,8 @@ def test_one_solver_run_at_a_time_cancel_and_finish(client):
     assert started["state"] == "running"
     assert "already running" in error(client.post("/api/solve", json={"puzzle": "line-cover"}), 409)
     assert client.post("/api/solve/cancel", json={}).json()["state"] == "cancelled"
-    client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30})
+    # the cancelled run ends after the new one starts; it must not write "cancelled" over the new run
+    assert client.post("/api/solve", json={"puzzle": "one-by-one", "time_limit": 30}).json()["state"] == "running"
     deadline = time.time() + 120
     status = client.get("/api/solve").json()
     while status["state"] == "running" and time.time() < deadline:

@@ -141,14 +141,17 @@ class SolverRun:
             self.owner = tab
             self.info = {"state": "running", "puzzle": puzzle, "options": options, "started": time.time(),
                          "limit": limit, "log": [f"started {puzzle} (time limit {limit:g} s)"]}
-            threading.Thread(target=self._run, args=(puzzle, board, options, limit, self.cancel_event),
+            threading.Thread(target=self._run, args=(puzzle, board, options, limit, self.cancel_event, self.info),
                              daemon=True).start()
             return self.status(tab)
 
-    def _run(self, puzzle: str, board: str, options: dict, limit: float, cancel: threading.Event) -> None:
+    def _run(self, puzzle: str, board: str, options: dict, limit: float, cancel: threading.Event,
+             info: dict) -> None:
+        """Runs the solver and records its end in ``info``, the record of this run only: a run
+        cancelled and then replaced by a new one never writes over the new run's record."""
         def progress(line: str) -> None:
             with self.lock:
-                self.info["log"] = (self.info["log"] + [line])[-200:]
+                info["log"] = (info["log"] + [line])[-200:]
 
         try:
             outcome = self.work.pool.run(solve_in_worker, puzzle, board, options, time_limit=limit + 10,
@@ -156,15 +159,15 @@ class SolverRun:
         except PoolBusy as exc:
             outcome = Outcome(CANCELLED, message=str(exc))
         with self.lock:
-            if self.info["state"] != "running":
+            if info["state"] != "running":
                 return
             if outcome.status == DONE:
-                self.info.update(state="done", result=outcome.value)
-                self.info["log"].append(f"finished: status {outcome.value.get('status', '?')}")
+                info.update(state="done", result=outcome.value)
+                info["log"].append(f"finished: status {outcome.value.get('status', '?')}")
             else:
                 state = "cancelled" if outcome.message == "cancelled" else "error"
-                self.info["state"] = state
-                self.info["log"].append(outcome.message if state != "error" else f"stopped: {outcome.message}")
+                info["state"] = state
+                info["log"].append(outcome.message if state != "error" else f"stopped: {outcome.message}")
 
     def cancel(self, tab: str) -> dict:
         with self.lock:
