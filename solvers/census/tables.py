@@ -9,6 +9,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from powertwo.boards import Board, NodeId, load
+from powertwo.solvers.jump.tables import mask_of as position_of
+from powertwo.solvers.jump.tables import nodes_of as nodes_in
 
 Position = int
 """A position as a bit set: bit ``v - 1`` set when node ``v`` holds a stone."""
@@ -17,17 +19,6 @@ MAX_NODES = 64
 
 class CensusError(ValueError):
     """A census input that cannot be counted (board too large, empty start, unknown node)."""
-
-
-def position_of(nodes: Iterable[NodeId]) -> Position:
-    out = 0
-    for v in nodes:
-        out |= 1 << (v - 1)
-    return out
-
-
-def nodes_in(position: Position) -> list[NodeId]:
-    return [i + 1 for i in range(position.bit_length()) if position >> i & 1]
 
 
 def image(perm: Sequence[NodeId], position: Position) -> Position:
