@@ -1,29 +1,60 @@
 """Netzwerk: captures and the race to the opponent's home row decide, and a piece moves only with
-energy, so count pieces, ranks gained and energy stones touching the pieces.
+energy, so count pieces, ranks gained and the energy near the pieces that still have to advance.
 
 A start position has millions of turns (the energy phase multiplies them), so the search
 considers one turn per result of the piece phase, with no energy move, and :func:`finish`
-then adds the energy phase that leaves the most energy by the own pieces.
+then adds the energy phase that brings the most energy toward the own pieces still short of
+the goal row. Energy counts for a piece by its distance: a stone on one of the piece's four
+points counts 1, one a step away :data:`NEAR`, two steps ``NEAR ** 2``, so a stone is drawn
+step by step, over several turns, toward a piece that has none and cannot move.
 """
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkState
 
 PLAYOUT_PLIES = 0
 SCALE = 3.0
+NEAR = 0.3
+"""The worth of an energy stone one step from a piece's points (a touching stone is worth 1)."""
 
 
 def evaluate(game: Netzwerk, state: NetzwerkState, player: int) -> float:
-    """Per piece: three, the ranks advanced, two on the goal row and one per touching energy stone;
-    own minus the opponent's."""
-    def side(p: int) -> int:
+    """Per piece: three, the ranks advanced and two on the goal row; per piece short of the goal row
+    the energy by it (:func:`energy_weights`); own minus the opponent's."""
+    def side(p: int) -> float:
         goal, home = game.home_rank(1 - p), game.home_rank(p)
-        return sum(3 + abs(game._xy[f][1] - home) + (2 if game._xy[f][1] == goal else 0)
-                   + len(game.touch[f] & state.energy) for f in state.pieces[p])
-    return float(side(player) - side(1 - player))
+        score = sum(3 + abs(game._xy[f][1] - home) + (2 if game._xy[f][1] == goal else 0) for f in state.pieces[p])
+        nearness = _nearness(game)
+        return score + sum(nearness[f][q] for f in state.pieces[p] if game._xy[f][1] != goal for q in state.energy)
+    return side(player) - side(1 - player)
+
+
+def energy_weights(game: Netzwerk, own: frozenset, opp: frozenset, me: int) -> list[float]:
+    """The worth of an energy stone on each point (by bit index) to ``me``: its nearness to the own
+    pieces short of the goal row, less one per opponent piece it touches (it would feed that piece)."""
+    goal, nearness, bit = game.home_rank(1 - me), _nearness(game), game._bit
+    weight = [0.0] * len(game.points)
+    for q in game.points:
+        k = bit[q].bit_length() - 1
+        weight[k] = (sum(nearness[f][q] for f in own if game._xy[f][1] != goal)
+                     - sum(1 for f in game.fields_of[q] if f in opp))
+    return weight
+
+
+@lru_cache(maxsize=8)
+def _nearness(game: Netzwerk) -> dict[int, dict[int, float]]:
+    """For each field and point: 1 when the point touches the field, else NEAR to the power of the
+    point's distance (in steps along the energy grid, diagonals counting one) to the field's points."""
+    out = {}
+    for f in game.fields:
+        corners = [game._ij[t] for t in game.touch[f]]
+        out[f] = {q: NEAR ** min(max(abs(game._ij[q][0] - i), abs(game._ij[q][1] - j)) for i, j in corners)
+                  for q in game.points}
+    return out
 
 
 def candidates(game: Netzwerk, state: NetzwerkState) -> list:
@@ -50,21 +81,16 @@ def random_move(game: Netzwerk, state: NetzwerkState, rng: random.Random) -> Net
 
 
 def finish(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> NetTurn:
-    """The chosen piece phase with energy steps taken greedily while each puts more energy stones by
-    the own pieces (less those by the opponent's)."""
+    """The chosen piece phase with energy steps taken greedily while each brings energy nearer the
+    own pieces short of the goal row (:func:`energy_weights`)."""
     after = game._apply(state, move)
     me = state.to_move
     own, opp = after.pieces[me], after.pieces[1 - me]
-    weight: dict[int, int] = {}
-    for sign, fields in ((1, own), (-1, opp)):
-        for f in fields:
-            for p in game.touch[f]:
-                k = game._bit[p].bit_length() - 1
-                weight[k] = weight.get(k, 0) + sign
+    weight = energy_weights(game, own, opp, me)
     phase = _EnergyPhase(game, state, own, opp)
     while True:
-        best = max(phase.open_steps(), key=lambda st: weight.get(st[1], 0) - weight.get(st[0], 0), default=None)
-        if best is None or weight.get(best[1], 0) - weight.get(best[0], 0) <= 0:
+        best = max(phase.open_steps(), key=lambda st: weight[st[1]] - weight[st[0]], default=None)
+        if best is None or weight[best[1]] - weight[best[0]] <= 1e-9:
             break
         phase.take(best)
     return NetTurn(move.pieces, game._energy_steps(tuple(phase.steps)))
