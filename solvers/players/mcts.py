@@ -40,6 +40,12 @@ SCAN_LIMIT = 700
 """Most moves a node scans for a win in one (root and its children)."""
 END_PLIES = 2000
 """Safety bound on a playout of a game without an evaluation; beyond it the playout counts as a draw."""
+CHECK_EVERY = 16
+"""Playouts between two checks whether the choice is decided."""
+EXACT_SHARE = 0.4
+"""Share of the time budget an exact endgame solver may use before the tree search."""
+EXACT_NODES_PER_PLAYOUT = 20
+"""Positions an exact endgame solver may visit per playout of a budget counted in playouts."""
 LEVELS: dict[str, float] = {"easy": 0.25, "normal": 1.0, "strong": 3.0}
 """Seconds a move for each named level (normal is the workbench's default)."""
 
@@ -98,11 +104,16 @@ def seconds_for(level: str) -> float:
 
 
 def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
-                seed: int = 0, plies: int | None = None, level: str | None = None) -> SearchResult:
+                seed: int = 0, plies: int | None = None, level: str | None = None,
+                stop_early: bool = True) -> SearchResult:
     """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
     playouts when given, otherwise after ``seconds`` (or the seconds of ``level``), at least one
-    playout either way; ``plies`` overrides the game's playout length.
-    Raises :class:`RulesError` when the game is over or there is no legal move."""
+    playout either way, and earlier when the choice is decided (``stop_early``): a proven result at
+    the root, or a most visited move no other can overtake in the playouts left (counted, or
+    estimated from the playouts a second so far). A game's exact endgame solver, where it has one,
+    first gets a share of the budget (:data:`EXACT_SHARE` of the time, or :data:`EXACT_NODES_PER_PLAYOUT`
+    positions a playout) and decides the move when it proves a win. ``plies`` overrides the game's
+    playout length. Raises :class:`RulesError` when the game is over or there is no legal move."""
     if game.outcome(state) is not None:
         raise RulesError("the game is over: there is no move to choose")
     if level is not None:
@@ -113,25 +124,46 @@ def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int |
     root.untried = search.ordered_root_moves(state)
     if not root.untried:
         raise RulesError("no legal move in this position")
+    finish = search.ev.finish if search.ev is not None and search.ev.finish is not None else None
     if len(root.untried) == 1 or search.winning is not None:
         move = search.winning if search.winning is not None else root.untried[0]
-        if search.winning is None and search.ev is not None and search.ev.finish is not None:
-            move = search.ev.finish(game, state, move)
+        if search.winning is None and finish is not None:
+            move = finish(game, state, move)
         return SearchResult(move, 0, time.perf_counter() - began, 1.0 if search.winning is not None else 0.5)
-    count = 0
-    while True:
+    proof = search.exact_win(state, began + EXACT_SHARE * seconds, None if playouts is None
+                             else EXACT_NODES_PER_PLAYOUT * playouts)
+    if proof is not None:
+        return SearchResult(proof, 0, time.perf_counter() - began, 1.0)
+    count = _run(search, root, began + seconds, playouts, stop_early)
+    best = _final_choice(root)
+    move = finish(game, state, best.move) if finish is not None else best.move
+    return SearchResult(move, count, time.perf_counter() - began, best.value / max(best.visits, 1))
+
+
+def _run(search: "_Search", root: _Node, deadline: float, playouts: int | None, stop_early: bool) -> int:
+    """Iterate until the budget is spent or (``stop_early``) the choice is decided; the playouts run."""
+    count, began = 0, time.perf_counter()
+    while root.proven is None:
         search.iterate(root)
         count += 1
-        if root.proven is not None:
-            break
         if playouts is not None:
-            if count >= playouts:
-                break
-        elif time.perf_counter() >= began + seconds:
+            left = float(playouts - count)
+        else:
+            now = time.perf_counter()
+            left = count / max(now - began, 1e-9) * (deadline - now)
+        if left <= 0 or (stop_early and count % CHECK_EVERY == 0 and _decided(root, left)):
             break
-    best = _final_choice(root)
-    move = search.ev.finish(game, state, best.move) if search.ev and search.ev.finish else best.move
-    return SearchResult(move, count, time.perf_counter() - began, best.value / max(best.visits, 1))
+    return count
+
+
+def _decided(root: _Node, left: float) -> bool:
+    """Whether the most visited root child not proven lost leads every other (an untried move counts
+    as no visit) by more than ``left`` playouts, so that no budget left could change the choice."""
+    visits = sorted((c.visits for c in root.children if c.proven != 0.0), reverse=True)
+    if not visits:
+        return False
+    second = visits[1] if len(visits) > 1 else 0
+    return visits[0] - second > left
 
 
 def _final_choice(root: _Node) -> _Node:
@@ -150,6 +182,16 @@ class _Search:
         self.ev: Evaluation | None = evaluation_for(game.name)
         self.plies = plies if plies is not None else (self.ev.playout_plies if self.ev else END_PLIES)
         self.winning: Any = None
+
+    def exact_win(self, state: Any, deadline: float, nodes: int | None) -> Any:
+        """A move the game's exact solver proves winning for the mover, within the deadline (or
+        ``nodes`` positions when given), else ``None`` (no solver, no proof in time, or a proven loss)."""
+        if self.ev is None or self.ev.exact is None:
+            return None
+
+        def stop(visited: int) -> bool:
+            return visited > nodes if nodes is not None else time.perf_counter() >= deadline
+        return self.ev.exact(self.game, state, stop)
 
     def ordered_root_moves(self, state: Any) -> list:
         """The root's moves, best evaluated last (moves are popped from the end); notes a win in one."""

@@ -5,7 +5,9 @@ scored), ``SCALE`` (the evaluation difference worth about 73% winning chances) a
 ``evaluate(game, state, player)`` (how good ``state`` is for ``player``: positive is better).
 A module may add, in this order, ``candidates(game, state)`` (the moves the search considers where
 listing every legal move is too slow), ``random_move(game, state, rng)`` (a random move drawn
-without listing them) and ``finish(game, state, move)`` (the chosen candidate made a full move).
+without listing them), ``finish(game, state, move)`` (the chosen candidate made a full move) and
+``exact(game, state, stop)`` (a move proven to win by an exact endgame search, or ``None`` when there
+is none or ``stop(positions visited)`` says the search went too far).
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ class Evaluation:
     candidates: Callable[[Any, Any], list] | None = None
     random_move: Callable[[Any, Any, Any], Any] | None = None
     finish: Callable[[Any, Any, Any], Any] | None = None
+    exact: Callable[[Any, Any, Callable[[int], bool]], Any] | None = None
 
 
 def _load(module_name: str) -> Evaluation:
     module = import_module(f"{__name__}.{module_name}")
     return Evaluation(module_name.replace("_", "-"), module.PLAYOUT_PLIES, module.SCALE, module.evaluate,
                       getattr(module, "candidates", None), getattr(module, "random_move", None),
-                      getattr(module, "finish", None))
+                      getattr(module, "finish", None), getattr(module, "exact", None))
 
 
 EVALUATIONS: dict[str, Evaluation] = {e.game_name: e for e in map(_load, GAME_MODULES)}
