@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError, NodeId
 
@@ -523,50 +523,86 @@ def _python_note(board: Board) -> str:
 
 
 def _reverse_sat(board, start, budget: Budget, targets, progress) -> dict:
-    """CaDiCaL on the CNF plan (:func:`powertwo.models.jump.reverse_cnf`): first any plan, then
-    "at most best - 1 moves" until UNSAT (a proof that ``best`` is the minimum) or the budget (time,
-    conflicts, Ctrl-C) runs out. The floor is the admissible bound of the search (unjumpable
-    stones, Merson regions)."""
-    from powertwo.models.jump import decode_cnf, reverse_cnf
-    from pysat.solvers import Solver
-
+    """CaDiCaL on the move-set model (:func:`powertwo.models.jump.reverse_moves_cnf`) for ``floor``,
+    ``floor + 1``, ... moves, where ``floor`` is the admissible bound of the search (unjumpable
+    stones, Merson regions): each UNSAT proves one more move is needed, the first plan is optimal.
+    A plan that has move sets no chain realises excludes them (for every move count after it too)
+    and asks again. Ends with the bound so far when the budget (time, conflicts, Ctrl-C) runs out."""
     rs = ReverseSearch(board, start, targets=targets, pagodas=False)
     if not rs.targets:
-        return _reverse_result(board, start, [], "infeasible", None, len(start))
-    floor = rs.lower_bound(rs.start, rs.targets)
-    rc = reverse_cnf(board, start, targets=nodes_of(rs.targets))
-    best: list | None = None
-    bound = floor
-    with Solver(name=SAT_SOLVER, bootstrap_with=rc.clauses) as solver:
-        limit = rc.steps
-        try:
-            while True:
-                if best is not None and limit < max(1, floor):
-                    bound = len(best)
-                    break
-                assumptions = [-rc.totalizer.rhs[limit]] if limit < rc.steps else []
-                answer = sat_call(solver, assumptions, budget)
-                if answer is None:  # the budget is spent
-                    break
-                if not answer:
-                    if best is None:
-                        return _reverse_result(board, start, [], "infeasible", None, rc.steps + 1)
-                    bound = limit + 1
-                    break
-                best = decode_cnf(rc, solver.get_model(), board)
-                progress(f"sat: {counted(len(best), 'move')}; asking for at most {len(best) - 1}")
-                limit = len(best) - 1
-        except KeyboardInterrupt:  # Ctrl-C between two SAT calls
-            budget.interrupted = True
-    if best is None:
-        out = _reverse_result(board, start, [], "unknown", None, floor)
+        return dict(_reverse_result(board, start, [], "infeasible", None, len(start)), engine="sat",
+                    proof=target_setup(board, rs.start, targets, pagodas=False).why_none)
+    steps = len(start) - 1
+    floor = bound = max(1, rs.lower_bound(rs.start, rs.targets)) if steps else 0
+    excluded: set = set()
+    plan: list | None = None
+    try:
+        while bound <= steps:
+            progress(f"sat: asking for {counted(bound, 'move')}")
+            answer = _sat_plan(board, start, bound, nodes_of(rs.targets), budget, excluded)
+            if answer is not False:
+                plan = answer
+                break
+            bound += 1
+    except KeyboardInterrupt:  # Ctrl-C between two SAT calls
+        budget.interrupted = True
+    proof = _sat_proof(floor, bound, len(excluded))
+    if plan is not None:
+        out = _reverse_result(board, start, plan, "optimal", len(plan), len(plan))
+    elif bound > steps:
+        out = _reverse_result(board, start, [], "infeasible", None, bound)
     else:
-        bound = min(max(bound, floor), len(best))
-        out = _reverse_result(board, start, best, "optimal" if bound == len(best) else "feasible", len(best), bound)
-    out["engine"] = "sat"
-    if budget.spent and out["status"] != "optimal":
-        out["stopped"] = budget.reason
+        out = _reverse_result(board, start, [], "unknown", None, bound)
+        if budget.spent:
+            out["stopped"] = budget.reason
+    out.update(engine="sat", proof=proof)
     return out
+
+
+def _sat_proof(floor: int, bound: int, excluded: int) -> str:
+    """What proved "no finish within ``bound - 1`` moves": the admissible bound below ``floor``, the
+    move-set model from ``floor`` on."""
+    if bound <= 1:
+        return ""
+    admissible = "the admissible bound (unjumpable stones, Merson regions)"
+    if bound == floor:
+        return f"no finish within {counted(bound - 1, 'move')}: {admissible}"
+    counts = counted(floor, "move") if floor == bound - 1 else f"{floor} to {bound - 1} moves"
+    below = f"; fewer than {floor} by {admissible}" if floor > 1 else ""
+    return (f"no finish within {counted(bound - 1, 'move')}: {SAT_SOLVER} finds no plan of {counts} in the "
+            f"move-set model with trail parity ({counted(excluded, 'move set')} excluded: no order of their "
+            f"jumps is a chain){below}")
+
+
+def _sat_plan(board, start, moves: int, targets, budget: Budget, excluded: set) -> list | Literal[False] | None:
+    """A plan of exactly ``moves`` moves (a list of ``(from, landings)``), False when there is none,
+    None when the budget ran out. ``excluded``: the move sets (first, last, lines) known to be no
+    chain, extended with those found here."""
+    from dataclasses import replace
+
+    from powertwo.models.jump import move_chain, reverse_moves_cnf
+    from pysat.solvers import Solver
+
+    rc = reverse_moves_cnf(board, start, moves, targets=targets)
+    with Solver(name=SAT_SOLVER, bootstrap_with=rc.clauses) as solver:
+        for move in excluded:
+            solver.append_formula(rc.exclusion(move))
+        while True:
+            spent = budget.spent_conflicts - solver.accum_stats().get("conflicts", 0)
+            answer = sat_call(solver, [], budget)
+            budget.spent_conflicts = spent + solver.accum_stats().get("conflicts", 0)  # the real count
+            if answer is None:
+                return None
+            if not answer:
+                return False
+            move_sets = rc.move_sets(solver.get_model())
+            chains = [move_chain(move) for move in move_sets]
+            if all(chain is not None for chain in chains):
+                return [(move.first, chain) for move, chain in zip(move_sets, chains, strict=True)]
+            for move, chain in zip(move_sets, chains, strict=True):
+                if chain is None:
+                    excluded.add(replace(move, stones=frozenset()))
+                    solver.append_formula(rc.exclusion(move))
 
 
 def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> CheckReport:
