@@ -11,7 +11,8 @@ import pytest
 from powertwo.rules import RulesError, game_names, get_game
 from powertwo.solvers.players import LEVELS, choose_move, moves_of, random_move, seconds_for
 from powertwo.solvers.players.evaluations import EVALUATIONS
-from powertwo.solvers.players.mcts import _Search
+from powertwo.solvers.players.evaluations.thats_my_line import exact
+from powertwo.solvers.players.mcts import _Node, _Search, _decided
 
 ALL = game_names()
 
@@ -111,3 +112,79 @@ def test_refuses_a_finished_game():
     state = random_game(game, 1)[-1]
     with pytest.raises(RulesError, match="^the game is over: there is no move to choose$"):
         choose_move(game, state, playouts=1)
+
+
+def test_stops_early_when_no_other_move_can_overtake_the_most_visited():
+    game = get_game("epaminondas")
+    state = random_game(game, 0)[589]
+    early = choose_move(game, state, playouts=400, seed=2)
+    full = choose_move(game, state, playouts=400, seed=2, stop_early=False)
+    assert full.playouts == 400 and early.playouts < 400
+    assert early.move == full.move
+
+
+def test_decided_counts_the_lead_over_the_runner_up_and_ignores_proven_losses():
+    root = _Node(None, mover=0)
+    root.children = [_Node(None, 1, visits=30), _Node(None, 1, visits=10), _Node(None, 1, visits=50, proven=0.0)]
+    assert _decided(root, 19.0) and not _decided(root, 20.0)
+    root.children = root.children[:1]
+    assert _decided(root, 29.0) and not _decided(root, 30.0)
+
+
+def test_netzwerk_brings_energy_to_pieces_that_cannot_move():
+    """Three pieces stand without energy and the random mover can only pass: the player must move
+    stones toward them over several turns (a greedy count of touching stones shuffled forever)."""
+    game = get_game("netzwerk")
+    state = game.state_from_json({
+        "game": "netzwerk", "to_move": "player1", "ply": 44,
+        "player1": ["c2", "b4", "c4", "f4", "a6"], "player2": ["a4", "d4", "e4", "a5", "b5"],
+        "energy": ["e01", "e06", "e11", "e16", "e21", "e26", "e32", "e35", "e36", "e41", "e45", "e51", "e55", "e61"]})
+    rng = random.Random(0)
+    while game.outcome(state) is None and state.ply < 100:
+        move = choose_move(game, state, playouts=20, seed=state.ply).move if state.to_move == 0 \
+            else random_move(game, state, rng)
+        state = game._apply(state, move)
+    assert game.outcome(state) is not None and game.outcome(state).winner == 0
+
+
+def referee_winner(game, state, memo: dict) -> int | None:
+    """Who wins with best play, by a plain search over the referee's moves (``None``: a draw)."""
+    key = (state.light, state.dark, state.to_move, state.last_placer)
+    if key not in memo:
+        out = game.outcome(state)
+        if out is not None:
+            memo[key] = out.winner
+        else:
+            me = state.to_move
+            results = [referee_winner(game, game._apply(state, m), memo) for m in game.legal_moves(state)]
+            memo[key] = me if me in results else (None if None in results else 1 - me)
+    return memo[key]
+
+
+def test_thats_my_line_endgame_proves_exactly_the_won_positions():
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    checked = won = 0
+    for seed in range(6):
+        for state in random_game(game, seed):
+            small = game.open_mask(state, 0).bit_count() + game.open_mask(state, 1).bit_count() <= 14
+            if game.outcome(state) is not None or not small:
+                continue
+            move = exact(game, state, lambda visited: False)
+            wins = referee_winner(game, state, memo) == state.to_move
+            assert (move is not None) == wins
+            if move is not None:
+                assert referee_winner(game, game._apply(state, move), memo) == state.to_move
+                won += 1
+            checked += 1
+    assert checked > 50 and 0 < won < checked
+
+
+def test_thats_my_line_plays_a_proven_win_without_a_tree_search():
+    game = get_game("thats-my-line")
+    state = next(s for s in random_game(game, 3) if game.outcome(s) is None and len(game.legal_moves(s)) > 1
+                 and not wins_in_one(game, s)
+                 and exact(game, s, lambda visited: visited > 20 * 50))  # the budget of 50 playouts
+    found = choose_move(game, state, playouts=50, seed=0)
+    assert found.move == exact(game, state, lambda visited: False) and found.playouts == 0 and found.value == 1.0
+    assert exact(game, game.start(), lambda visited: visited > 2000) is None
