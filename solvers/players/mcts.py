@@ -17,6 +17,11 @@ registered game; a game's evaluation (:mod:`.evaluations`) makes it stronger the
   first expanded (up to :data:`SCAN_LIMIT` moves), so the player takes a win in one and
   avoids a move that allows one when it can.
 
+* **Exact endgames**: a game whose evaluation has an ``exact`` solver (That's My Line) first
+  spends a share of the budget on it and plays a move it proves winning.
+* **Time management**: the search stops when the choice is decided (a proven root, or a most
+  visited root move that no other can overtake in the playouts left).
+
 Strength is the thinking time per move (``seconds`` or a named :data:`LEVELS` entry); the
 search is seeded, so with a budget counted in ``playouts`` a move is reproducible.
 """
