@@ -1,5 +1,6 @@
 """``python -m bench opponent``: the computer player's matches, with win rates, 95% Wilson intervals,
-one-sided 95% Clopper-Pearson lower bounds and a verdict against the targets.
+one-sided 95% Clopper-Pearson lower bounds, a verdict against the targets and the wins by colour
+(``wins L/D``: with the first move, with the second).
 
 Every level plays a uniformly random mover, and the strong level plays the normal level, in
 every game, both colours (the player takes Light in even games, Dark in odd ones), with fixed
@@ -50,6 +51,8 @@ class Tally:
     unfinished: int = 0
     plies: int = 0
     seconds: float = 0.0
+    light_wins: int = 0
+    """Wins with the first move (the player takes Light in even games)."""
 
     @property
     def games(self) -> int:
@@ -107,7 +110,9 @@ def run_match(name: str, player: float, opponent: float | None, games: int, max_
     tally = Tally()
     args = ([name] * games, [player] * games, [opponent] * games, range(games), [max_plies] * games)
     results = pool.map(_one_game, *args) if pool is not None else map(_one_game, *args)
-    for result, plies, seconds in results:
+    for i, (result, plies, seconds) in enumerate(results):
+        if result == "win" and i % 2 == 0:
+            tally.light_wins += 1
         counter = TALLY_FIELD[result]
         setattr(tally, counter, getattr(tally, counter) + 1)
         tally.plies += plies
@@ -126,7 +131,8 @@ def row(name: str, match: str, t: Tally, target: float, by_bound: bool) -> str:
     rate = t.wins / t.games if t.games else 0.0
     return (f"{name:15} {match:18} {t.games:5} {t.wins:4} {t.draws:5} {t.losses:6} {t.unfinished:10} "
             f"{100 * rate:6.1f}% [{100 * low:5.1f}%, {100 * high:5.1f}%] {100 * lower_bound(t.wins, t.games):7.1f}% "
-            f"{verdict(t, target, by_bound):>7} {t.plies / max(t.games, 1):6.1f} {t.seconds:8.1f}")
+            f"{verdict(t, target, by_bound):>7} {t.light_wins:4}/{t.wins - t.light_wins:<4} "
+            f"{t.plies / max(t.games, 1):6.1f} {t.seconds:8.1f}")
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -151,7 +157,8 @@ def main(argv: list[str] | None = None) -> None:
           + ", ".join(f"{k} {v:g}" for k, v in level_seconds.items()) + f"; unfinished after {opts.max_plies} plies; "
           f"targets: v random 95% lower bound >= {100 * RANDOM_TARGET:g}%, strong v normal >= {100 * STRONG_TARGET:g}%")
     print(f"{'game':15} {'match':18} {'games':>5} {'wins':>4} {'draws':>5} {'losses':>6} {'unfinished':>10} "
-          f"{'win rate':>7} {'95% Wilson':>16} {'95% low':>8} {'verdict':>7} {'plies':>6} {'seconds':>8}")
+          f"{'win rate':>7} {'95% Wilson':>16} {'95% low':>8} {'verdict':>7} {'wins L/D':>9} "
+          f"{'plies':>6} {'seconds':>8}")
     pool = ProcessPoolExecutor(opts.jobs) if opts.jobs > 1 else None
     for name in opts.game or game_names():
         if "random" in matches:
