@@ -29,9 +29,11 @@ ENTERING = 1         # 1: the frame at DEPTH is new (tests first); 0: go on with
 ORDER = 2            # 0: movers from the lowest node up (or by promise); 1: from the highest down
 PERIMETER_HIT = 2    # state[ENTERING] on FOUND when the last frame is a perimeter hit still to complete
 
-# fo[d, 0] = how many movers tried; fo[d, 1:] = the movers in order of promise (_order_movers)
+# fo[d, 0] = how many movers tried; fo[d, 1:65] = the movers in order of promise (_order_movers);
+# fo[d, SCORES:] = their scores (its work space)
 TRIED = 0
-O_COLUMNS = 65       # 1 + at most 64 movers
+SCORES = 65          # 1 + at most 64 movers
+O_COLUMNS = 129      # and at most 64 scores
 
 
 def new_frames(stones: int, images: int, pagodas: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,

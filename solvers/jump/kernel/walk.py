@@ -1,7 +1,38 @@
 """The depth-first walk of the compiled search (:func:`_run`), resumable slice by slice.
 
-``_run`` stays one loop with its arguments flat: split into helper functions over named tuples of
-arrays it measured four times slower on the English central game (200,000 positions)."""
+:func:`_run` runs the search held in the frame arrays for at most ``max_nodes`` positions.
+Frame ``d``: ``fu[d] = (stones, movers left, canonical key, stones that may start a move)``,
+``fi[d] = (last jumper, budget, phase, mover, next jump, landing, key's last node)``.
+``state = (depth, entering, order)``; order 1 tries the stones that start a move from the
+highest node down (a second walk of the same tree in another order), 0 from the lowest up, or
+in the budgeted mode, in the walk's first ``order_moves`` fresh moves, by promise (``fo[d] = (how many
+tried, the movers in turn)``, :func:`_order_movers`).
+The frames carry what a position's children update by three bits or three weights instead of
+recomputing: ``fimg[d, s]`` = the image of the stones under
+symmetry ``s`` (``s = 0`` the identity) and ``fps[d, t]`` = the stones' sum under pagoda
+``t``; ``jimg[s, k]`` and ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes'
+image; to-weight minus from- and over-weights).
+``mode`` (:mod:`.modes`): ANY_CHAIN_FIRST and ANY_NODE_ORDER search any finish (dead table),
+WITHIN_BUDGET a finish within the budget (transposition table). In the budgeted mode a
+state (stones, last jumper) refuted within ``b`` moves also records (stones, none) as refuted
+within ``b``: every finish from (stones, none) is one from (stones, last jumper) at no greater
+cost (a fresh move costs the same there, and the last jumper's one costs nothing). So a later
+chain state on the same stones whose own chain has failed skips its fresh moves, which are
+exactly the moves of (stones, none) at the same budget. Pauses also
+when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
+Returns FOUND (the jumps are ``(fi[i, MOVER], fi[i, LANDING])`` for ``i < state[DEPTH]``; ``state[ENTERING] == 2``
+when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
+perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
+answers at depth ``shortcut_from`` and below. ``halt[0]``: set on FOUND or EXHAUSTED; a walk
+that sees it set (another walk ended the search, or the driver's tick) pauses within 1024
+positions and returns HALTED (PAUSED when its positions or a table's limit came first).
+
+Its steps (:func:`_enter`, :func:`_look_up`, :func:`_next_child`,
+:func:`_fresh_movers`, :func:`_push`, :func:`_refute`) compile inline into its loop (``inline="always"``),
+which is compiled without reference counting (numba's ``_nrt=False``): with it, every array
+handed to an inlined step costs an atomic increment and decrement per position, which made the walk
+2.7 times slower on the English board. So it allocates nothing (the work space of
+:func:`_order_movers` is the frame's ``fo[d, SCORES:]``)."""
 
 from __future__ import annotations
 
@@ -25,6 +56,7 @@ from .frames import (
     PERIMETER_HIT,
     PHASE,
     STONES,
+    SCORES,
     TRIED,
 )
 from .hashing import _U0, _U1, _dead_has, _dead_put, _high_index, _low_index, _per_get, _tt_get, _tt_put
@@ -74,7 +106,191 @@ def _order_movers(pos: np.uint64, movers: np.uint64, jstart: np.ndarray, jover: 
     out[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always")
+def _enter(mode: int, d: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.ndarray,
+           state: np.ndarray, jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, perm: np.ndarray,
+           unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray, pneed: np.ndarray,
+           pbit: np.ndarray, tk: np.ndarray, td: np.ndarray, dk: np.ndarray, stats: np.ndarray, table_from: int,
+           pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int, ostart: np.ndarray, ovec: np.ndarray,
+           scratch: np.ndarray, leaf_tests: int) -> int:
+    """The tests of the new frame ``d``: 1 a finish, 0 refuted, -1 its children are to be searched
+    (the frame is then set up to iterate them)."""
+    pos = fu[d, STONES]
+    last = fi[d, LAST]
+    budget = fi[d, BUDGET]
+    if last >= 0 and not _can_jump(pos, last, jstart, jover, jto):
+        last = -1   # a jumper with no jump left ends its chain: the state is (stones, none)
+        fi[d, LAST] = -1
+    fu[d, MAY_START] = ~_U0   # the stones that may start a fresh move (see _last_movers)
+    if pos & (pos - _U1) == _U0:
+        return 1 if pos & targets else 0
+    live = targets
+    if pneed.shape[0]:
+        live = _U0
+        for t in range(pneed.shape[0]):
+            if fps[d, t] >= pneed[t]:
+                live |= pbit[t]
+    if mode == WITHIN_BUDGET and budget == 0 and (last < 0 or not _alone(pos, last, targets, jstart, jover, jto,
+                                                                         ends, ostart, ovec, scratch, leaf_tests)):
+        stats[3] += 1
+        return 0
+    if live == _U0:
+        return 0
+    if mode == WITHIN_BUDGET and _lower_bound(pos, last, live, unj, regions) > budget:
+        return 0
+    if mode == WITHIN_BUDGET and budget == 1 and radius == 0 and _no_movers(
+            fu, d, pos, last, targets, jstart, jover, jto, ends, ostart, ovec, scratch):
+        stats[4] += 1
+        return 0
+    return _look_up(mode, d, pos, last, budget, fu, fi, fimg, state, jstart, perm, tk, td, dk, table_from, pk, pd,
+                    radius, shortcut_from)
+
+
+@njit(cache=True, inline="always")
+def _look_up(mode: int, d: int, pos: np.uint64, last: int, budget: int, fu: np.ndarray, fi: np.ndarray,
+             fimg: np.ndarray, state: np.ndarray, jstart: np.ndarray, perm: np.ndarray, tk: np.ndarray,
+             td: np.ndarray, dk: np.ndarray, table_from: int, pk: np.ndarray, pd: np.ndarray, radius: int,
+             shortcut_from: int) -> int:
+    """Frame ``d``'s canonical key in the perimeter and the tables (as :func:`_enter`)."""
+    result = -1
+    key = _U0
+    s = 0
+    if mode != WITHIN_BUDGET or budget >= table_from or 0 < radius and budget <= radius + 1:
+        key = pos
+        for si in range(1, fimg.shape[1]):
+            if fimg[d, si] < key:
+                key = fimg[d, si]
+                s = si
+    if mode == WITHIN_BUDGET and 0 < radius and budget <= radius + 1:
+        # the backward perimeter: exact distances (fresh moves) up to ``radius``;
+        # a chain in progress may save one move
+        dist = _per_get(pk, pd, key)
+        if dist >= 0 and dist <= budget and d >= shortcut_from:
+            result = 1
+            state[ENTERING] = PERIMETER_HIT
+        else:
+            need = radius + 1 if dist < 0 else dist
+            if last >= 0:
+                need -= 1
+            if budget < need:
+                result = 0
+    if result < 0 and mode == WITHIN_BUDGET and budget < table_from:
+        # near the leaves: cheaper to search than to look up
+        key = _U0
+    elif result < 0 and _dead_has(dk, key):
+        result = 0
+    elif result < 0 and mode == WITHIN_BUDGET:
+        klast = -1
+        if last >= 0:
+            klast = perm[s, last]
+        if _tt_get(tk, td, key, klast) >= budget:
+            result = 0
+        fi[d, KEY_LAST] = klast
+    if result < 0:
+        fu[d, KEY] = key
+        # iterate: the last jumper's chain first (phase 0), then the others
+        fi[d, PHASE] = 0
+        fi[d, MOVER] = last if mode != ANY_NODE_ORDER else -1
+        if last >= 0:
+            fi[d, NEXT_JUMP] = jstart[last]
+    return result
+
+
+@njit(cache=True, inline="always")
+def _fresh_movers(mode: int, d: int, pos: np.uint64, budget: int, fu: np.ndarray, fi: np.ndarray, fo: np.ndarray,
+                  tk: np.ndarray, td: np.ndarray, targets: np.uint64, jstart: np.ndarray,
+                  jover: np.ndarray, jto: np.ndarray, ends: np.ndarray, ostart: np.ndarray, ovec: np.ndarray,
+                  scratch: np.ndarray, radius: int, order_from: int) -> None:
+    """Frame ``d``'s stones to try as the start of a fresh move, into ``fu[d, MOVERS_LEFT]`` (and by
+    promise into ``fo[d]`` when ``budget >= order_from``)."""
+    rest = pos & fu[d, MAY_START]
+    last = fi[d, LAST]
+    if last >= 0 and mode != ANY_NODE_ORDER:
+        rest &= ~(_U1 << np.uint64(last))
+        if mode == WITHIN_BUDGET and fu[d, KEY] != _U0 and _tt_get(tk, td, fu[d, KEY], -1) >= budget:
+            rest = _U0   # (stones, none) failed this budget: so does every fresh move
+    if mode == WITHIN_BUDGET and budget == 2 and radius == 0 and rest != _U0:
+        rest &= _first_movers(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
+    elif mode == WITHIN_BUDGET and budget == 3 and radius == 0 and rest != _U0:
+        rest &= _first_of_three(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
+    if budget >= order_from and rest != _U0:
+        _order_movers(pos, rest, jstart, jover, jto, ends, fo[d], fo[d, SCORES:])
+    fu[d, MOVERS_LEFT] = rest
+
+
+@njit(cache=True, inline="always")
+def _next_child(mode: int, d: int, fu: np.ndarray, fi: np.ndarray, fo: np.ndarray,
+                tk: np.ndarray, td: np.ndarray, targets: np.uint64, jstart: np.ndarray, jover: np.ndarray,
+                jto: np.ndarray, ends: np.ndarray, ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray,
+                radius: int, order_from: int, high_first: bool) -> int:
+    """The next jump of frame ``d`` to a child: its index, with its mover and the next jump to try
+    kept in the frame; -1 when none is left."""
+    pos = fu[d, STONES]
+    budget = fi[d, BUDGET]
+    cur = fi[d, MOVER]
+    k = fi[d, NEXT_JUMP]
+    while True:
+        if cur >= 0:
+            end = jstart[cur + 1]
+            while k < end:
+                o = jover[k]
+                t = jto[k]
+                k += 1
+                if (pos >> np.uint64(o)) & _U1 and not (pos >> np.uint64(t)) & _U1:
+                    fi[d, MOVER] = cur
+                    fi[d, NEXT_JUMP] = k
+                    return k - 1
+            cur = -1
+        if fi[d, PHASE] == 0:
+            fi[d, PHASE] = 1
+            if mode == WITHIN_BUDGET and budget == 0:
+                return -1
+            _fresh_movers(mode, d, pos, budget, fu, fi, fo, tk, td, targets, jstart, jover, jto, ends, ostart,
+                          ovec, scratch, radius, order_from)
+        rest = fu[d, MOVERS_LEFT]
+        if rest == _U0:
+            return -1
+        if budget >= order_from:
+            fo[d, TRIED] += 1
+            cur = fo[d, fo[d, TRIED]]
+        else:
+            cur = _high_index(rest) if high_first else _low_index(rest)
+        fu[d, MOVERS_LEFT] = rest & ~(_U1 << np.uint64(cur))
+        k = jstart[cur]
+
+
+@njit(cache=True, inline="always")
+def _push(mode: int, d: int, j: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.ndarray,
+          jto: np.ndarray, jimg: np.ndarray, jpag: np.ndarray) -> None:
+    """Frame ``d + 1``: frame ``d``'s position after its mover's jump ``j``."""
+    t = jto[j]
+    fi[d, LANDING] = t
+    nb = fi[d, BUDGET]
+    if mode == WITHIN_BUDGET and fi[d, MOVER] != fi[d, LAST]:
+        nb -= 1
+    for si in range(fimg.shape[1]):
+        fimg[d + 1, si] = fimg[d, si] ^ jimg[si, j]
+    for pi in range(fps.shape[1]):
+        fps[d + 1, pi] = fps[d, pi] + jpag[pi, j]
+    fu[d + 1, STONES] = fimg[d + 1, 0]
+    fi[d + 1, LAST] = t
+    fi[d + 1, BUDGET] = nb
+
+
+@njit(cache=True, inline="always")
+def _refute(mode: int, d: int, fu: np.ndarray, fi: np.ndarray, tk: np.ndarray, td: np.ndarray, dk: np.ndarray,
+            stats: np.ndarray) -> None:
+    """Frame ``d`` has no child left: its state into the table of ``mode``."""
+    if mode == WITHIN_BUDGET:
+        if fu[d, KEY] != _U0:
+            _tt_put(tk, td, fu[d, KEY], fi[d, KEY_LAST], fi[d, BUDGET], stats)
+            if fi[d, KEY_LAST] >= 0:   # (stones, none) cannot do better (see the module docstring)
+                _tt_put(tk, td, fu[d, KEY], -1, fi[d, BUDGET], stats)
+    else:
+        _dead_put(dk, fu[d, KEY], stats)
+
+
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # an option numba leaves out of its types
 def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.ndarray, state: np.ndarray,
          jstart: np.ndarray, jover: np.ndarray, jto: np.ndarray, jimg: np.ndarray, jpag: np.ndarray,
          perm: np.ndarray, unj: np.uint64, regions: np.ndarray, targets: np.uint64, ends: np.ndarray,
@@ -83,41 +299,14 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
          max_nodes: int, grow_tt: int, grow_dead: int, table_from: int,
          pk: np.ndarray, pd: np.ndarray, radius: int, shortcut_from: int, halt: np.ndarray,
          ostart: np.ndarray, ovec: np.ndarray, scratch: np.ndarray, fo: np.ndarray, order_moves: int) -> int:
-    """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions.
-
-    Frame ``d``: ``fu[d] = (stones, movers left, canonical key, stones that may start a move)``,
-    ``fi[d] = (last jumper, budget, phase, mover, next jump, landing, key's last node)``.
-    ``state = (depth, entering, order)``; order 1 tries the stones that start a move from the
-    highest node down (a second walk of the same tree in another order), 0 from the lowest up, or
-    in the budgeted mode, in the walk's first ``order_moves`` fresh moves, by promise (``fo[d] = (how many
-    tried, the movers in turn)``, :func:`_order_movers`).
-    The frames carry what a position's children update by three bits or three weights instead of
-    recomputing: ``fimg[d, s]`` = the image of the stones under
-    symmetry ``s`` (``s = 0`` the identity) and ``fps[d, t]`` = the stones' sum under pagoda
-    ``t``; ``jimg[s, k]`` and ``jpag[t, k]`` are jump ``k``'s changes to them (its three nodes'
-    image; to-weight minus from- and over-weights).
-    ``mode`` (:mod:`.modes`): ANY_CHAIN_FIRST and ANY_NODE_ORDER search any finish (dead table),
-    WITHIN_BUDGET a finish within the budget (transposition table). In the budgeted mode a
-    state (stones, last jumper) refuted within ``b`` moves also records (stones, none) as refuted
-    within ``b``: every finish from (stones, none) is one from (stones, last jumper) at no greater
-    cost (a fresh move costs the same there, and the last jumper's one costs nothing). So a later
-    chain state on the same stones whose own chain has failed skips its fresh moves, which are
-    exactly the moves of (stones, none) at the same budget. Pauses also
-    when a table holds more than ``grow_tt`` / ``grow_dead`` entries (time to grow it).
-    Returns FOUND (the jumps are ``(fi[i, MOVER], fi[i, LANDING])`` for ``i < state[DEPTH]``; ``state[ENTERING] == 2``
-    when the last position is a perimeter hit still to be completed), EXHAUSTED or PAUSED. The
-    perimeter (``pk``, ``pd``: canonical position -> moves to a goal, complete up to ``radius``)
-    answers at depth ``shortcut_from`` and below. ``halt[0]``: set on FOUND or EXHAUSTED; a walk
-    that sees it set (another walk ended the search, or the driver's tick) pauses within 1024
-    positions and returns HALTED (PAUSED when its positions or a table's limit came first).
-    """
+    """Runs the depth-first search held in the frame arrays for at most ``max_nodes`` positions:
+    FOUND, EXHAUSTED, PAUSED or HALTED (the module docstring says what each array holds)."""
     d = state[DEPTH]
     entering = state[ENTERING]
     high_first = state[ORDER] == 1
     leaf_tests = REACH | PARITY if radius == 0 else REACH   # the perimeter answers near the leaves
     result = -1
     count = 0
-    score = np.zeros(64, dtype=np.int64)   # work space of _order_movers
     # the budgets whose movers go by promise: the walk's first order_moves fresh moves (budgeted, low-first walk)
     order_from = 1 << 30
     if mode == WITHIN_BUDGET and order_moves > 0 and not high_first:
@@ -126,76 +315,9 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
         if entering:
             entering = 0
             count += 1
-            pos = fu[d, STONES]
-            last = fi[d, LAST]
-            budget = fi[d, BUDGET]
-            if last >= 0 and not _can_jump(pos, last, jstart, jover, jto):
-                last = -1   # a jumper with no jump left ends its chain: the state is (stones, none)
-                fi[d, LAST] = -1
-            fu[d, MAY_START] = ~_U0   # the stones that may start a fresh move (see _last_movers)
-            if pos & (pos - _U1) == _U0:
-                result = 1 if pos & targets else 0
-            else:
-                live = targets
-                if pneed.shape[0]:
-                    live = _U0
-                    for t in range(pneed.shape[0]):
-                        if fps[d, t] >= pneed[t]:
-                            live |= pbit[t]
-                if mode == WITHIN_BUDGET and budget == 0 and (last < 0 or not _alone(pos, last, targets, jstart, jover,
-                                                                                     jto, ends,
-                                                                         ostart, ovec, scratch, leaf_tests)):
-                    stats[3] += 1
-                    result = 0
-                elif live == _U0:
-                    result = 0
-                elif mode == WITHIN_BUDGET and _lower_bound(pos, last, live, unj, regions) > budget:
-                    result = 0
-                elif mode == WITHIN_BUDGET and budget == 1 and radius == 0 and _no_movers(
-                        fu, d, pos, last, targets, jstart, jover, jto, ends, ostart, ovec, scratch):
-                    stats[4] += 1
-                    result = 0
-                else:
-                    key = _U0
-                    s = 0
-                    if mode != WITHIN_BUDGET or budget >= table_from or 0 < radius and budget <= radius + 1:
-                        key = pos
-                        for si in range(1, fimg.shape[1]):
-                            if fimg[d, si] < key:
-                                key = fimg[d, si]
-                                s = si
-                    if mode == WITHIN_BUDGET and 0 < radius and budget <= radius + 1:
-                        # the backward perimeter: exact distances (fresh moves) up to ``radius``;
-                        # a chain in progress may save one move
-                        dist = _per_get(pk, pd, key)
-                        if dist >= 0 and dist <= budget and d >= shortcut_from:
-                            result = 1
-                            state[ENTERING] = PERIMETER_HIT
-                        else:
-                            need = radius + 1 if dist < 0 else dist
-                            if last >= 0:
-                                need -= 1
-                            if budget < need:
-                                result = 0
-                    if result < 0 and mode == WITHIN_BUDGET and budget < table_from:
-                        # near the leaves: cheaper to search than to look up
-                        key = _U0
-                    elif result < 0 and _dead_has(dk, key):
-                        result = 0
-                    elif result < 0 and mode == WITHIN_BUDGET:
-                        klast = -1
-                        if last >= 0:
-                            klast = perm[s, last]
-                        if _tt_get(tk, td, key, klast) >= budget:
-                            result = 0
-                        fi[d, KEY_LAST] = klast
-                    if result < 0:
-                        fu[d, KEY] = key
-                        # iterate: the last jumper's chain first (phase 0), then the others
-                        fi[d, PHASE] = 0
-                        fi[d, MOVER] = last if mode != ANY_NODE_ORDER else -1
-                        if last >= 0:
-                            fi[d, NEXT_JUMP] = jstart[last]
+            result = _enter(mode, d, fu, fi, fimg, fps, state, jstart, jover, jto, perm, unj, regions, targets, ends,
+                            pneed, pbit, tk, td, dk, stats, table_from, pk, pd, radius, shortcut_from, ostart, ovec,
+                            scratch, leaf_tests)
         if result >= 0:
             if result == 1:
                 stats[0] += count
@@ -219,75 +341,13 @@ def _run(mode: int, fu: np.ndarray, fi: np.ndarray, fimg: np.ndarray, fps: np.nd
             state[DEPTH] = d
             state[ENTERING] = 0
             return PAUSED if spent else HALTED
-        pos = fu[d, STONES]
-        budget = fi[d, BUDGET]
-        cur = fi[d, MOVER]
-        k = fi[d, NEXT_JUMP]
-        child = False
-        while True:
-            if cur >= 0:
-                end = jstart[cur + 1]
-                while k < end:
-                    o = jover[k]
-                    t = jto[k]
-                    k += 1
-                    if (pos >> np.uint64(o)) & _U1 and not (pos >> np.uint64(t)) & _U1:
-                        child = True
-                        break
-                if child:
-                    break
-                cur = -1
-            if fi[d, PHASE] == 0:
-                fi[d, PHASE] = 1
-                if mode == WITHIN_BUDGET and budget == 0:
-                    break
-                rest = pos & fu[d, MAY_START]
-                last = fi[d, LAST]
-                if last >= 0 and mode != ANY_NODE_ORDER:
-                    rest &= ~(_U1 << np.uint64(last))
-                    if mode == WITHIN_BUDGET and fu[d, KEY] != _U0 and _tt_get(tk, td, fu[d, KEY], -1) >= budget:
-                        rest = _U0   # (stones, none) failed this budget: so does every fresh move
-                if mode == WITHIN_BUDGET and budget == 2 and radius == 0 and rest != _U0:
-                    rest &= _first_movers(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
-                elif mode == WITHIN_BUDGET and budget == 3 and radius == 0 and rest != _U0:
-                    rest &= _first_of_three(pos, targets, jstart, jover, jto, ostart, ovec, scratch)
-                if budget >= order_from and rest != _U0:
-                    _order_movers(pos, rest, jstart, jover, jto, ends, fo[d], score)
-                fu[d, MOVERS_LEFT] = rest
-            rest = fu[d, MOVERS_LEFT]
-            if rest == _U0:
-                break
-            if budget >= order_from:
-                fo[d, TRIED] += 1
-                cur = fo[d, fo[d, TRIED]]
-            else:
-                cur = _high_index(rest) if high_first else _low_index(rest)
-            fu[d, MOVERS_LEFT] = rest & ~(_U1 << np.uint64(cur))
-            k = jstart[cur]
-        if child:
-            fi[d, MOVER] = cur
-            fi[d, NEXT_JUMP] = k
-            fi[d, LANDING] = t
-            nb = budget
-            if mode == WITHIN_BUDGET and cur != fi[d, LAST]:
-                nb -= 1
-            j = k - 1
-            for si in range(fimg.shape[1]):
-                fimg[d + 1, si] = fimg[d, si] ^ jimg[si, j]
-            for pi in range(fps.shape[1]):
-                fps[d + 1, pi] = fps[d, pi] + jpag[pi, j]
+        j = _next_child(mode, d, fu, fi, fo, tk, td, targets, jstart, jover, jto, ends, ostart, ovec, scratch,
+                        radius, order_from, high_first)
+        if j >= 0:
+            _push(mode, d, j, fu, fi, fimg, fps, jto, jimg, jpag)
             d += 1
-            fu[d, STONES] = fimg[d, 0]
-            fi[d, LAST] = t
-            fi[d, BUDGET] = nb
             entering = 1
         else:
-            if mode == WITHIN_BUDGET:
-                if fu[d, KEY] != _U0:
-                    _tt_put(tk, td, fu[d, KEY], fi[d, KEY_LAST], budget, stats)
-                    if fi[d, KEY_LAST] >= 0:   # (stones, none) cannot do better (see the docstring)
-                        _tt_put(tk, td, fu[d, KEY], -1, budget, stats)
-            else:
-                _dead_put(dk, fu[d, KEY], stats)
+            _refute(mode, d, fu, fi, tk, td, dk, stats)
             result = 0
 
