@@ -42,7 +42,12 @@ WIDE_LIMIT = 200
 EXPLORATION = 1.0
 WIDENING = 2.0
 SCAN_LIMIT = 700
-"""Most moves a node scans for a win in one (root and its children)."""
+"""Most moves a node scans for a win in one."""
+SCAN_DEPTH = 2
+"""The deepest nodes that scan their moves for a win in one (1: the root's children; 2: the replies
+to them, so a reply that allows a win in one is known lost and the search looks at the others)."""
+DEEP_SCAN_LIMIT = 100
+"""Most moves a node below the root's children scans (wide games scan only the root's children)."""
 END_PLIES = 2000
 """Safety bound on a playout of a game without an evaluation; beyond it the playout counts as a draw."""
 CHECK_EVERY = 16
@@ -236,11 +241,11 @@ class _Search:
         self._backpropagate(node, value0)
 
     def _open(self, node: _Node, depth: int) -> None:
-        """Build a node's move list (random order); near the root, look for a win in one."""
+        """Build a node's move list (random order); within :data:`SCAN_DEPTH`, look for a win in one."""
         game, state = self.game, node.state
         node.untried = moves_of(game, state)
         self.rng.shuffle(node.untried)
-        if depth == 1 and len(node.untried) <= SCAN_LIMIT:
+        if depth <= SCAN_DEPTH and len(node.untried) <= (SCAN_LIMIT if depth == 1 else DEEP_SCAN_LIMIT):
             mover = state.to_move
             for move in node.untried:
                 out = game.outcome(game._apply(state, move))
