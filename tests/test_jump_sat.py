@@ -146,3 +146,4 @@ def test_one_stone_needs_no_move_as_the_search_says():
     search = solve_reverse(ENGLISH, position=[CENTRE])
     assert (sat["status"], sat["objective"], sat["bound"], sat["moves"]) == ("optimal", 0, 0, [])
     assert (search["status"], search["objective"]) == ("optimal", 0)
+    assert sat["proof"] == search["proof"] == ""     # a bound of 0 needs no proof

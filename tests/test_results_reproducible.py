@@ -82,7 +82,7 @@ def test_jump_results_twice_are_identical(tmp_path):
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
     assert [(r.optimum, r.status, r.answers) for r in rows[0]] == [(r.optimum, r.status, r.answers) for r in rows[1]]
-    assert rows[0][1].answers == "sat backend: no answer (20,000 conflicts spent) (bound 1)"
+    assert rows[0][1].answers == "sat backend: no answer (20,000 conflicts spent) (bound 3)"
     for name in ("jump-forward.json", "jump-reverse.json"):
         assert "seconds" not in (first / name).read_text(encoding="utf-8")
     reverse = json.loads((first / "jump-reverse.json").read_text(encoding="utf-8"))

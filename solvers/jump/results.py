@@ -11,7 +11,7 @@ from typing import Mapping
 from powertwo.boards import Board
 
 from ..fields import board_fields
-from ..registry import Progress, ResultRow
+from ..registry import Progress, ResultRow, SolutionError
 from .engine import ReverseSearch
 from .puzzle import (
     FORWARD,
@@ -98,6 +98,9 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
                  f"{ref.nodes:,} positions, {timings['python engine']} s")
         if ref.proven and ref.positions is not None and len(ref.positions) - 1 == rev["objective"]:
             agree.append("python engine")
+    if sat["status"] == "optimal" and rev["status"] == "optimal" and sat["objective"] != rev["objective"]:
+        raise SolutionError(f"{REVERSE} on {board.name}: the backends disagree: search {rev['objective']}, "
+                            f"sat {sat['objective']}")
     if sat["status"] == "optimal" and sat["objective"] == rev["objective"]:
         agree.append("sat")
     rows.append(ResultRow(REVERSE, "from the forward answer", str(rev["objective"]),

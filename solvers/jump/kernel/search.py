@@ -746,7 +746,10 @@ class _Run:
         return self.better(shorter)
 
     def refuted(self, budget: int) -> str:
-        """The proof that no finish takes fewer than ``budget`` moves."""
+        """The proof that no finish takes fewer than ``budget`` moves (none for ``budget`` 0: the
+        position is already one stone)."""
+        if budget < 1:
+            return ""
         if budget <= self.low:
             return (f"no finish within {counted(budget - 1, 'move')}: admissible lower bound "
                     "(unjumpable stones, Merson regions)")
