@@ -4,6 +4,7 @@ functions, Merson regions, and the last-stone targets they leave."""
 from __future__ import annotations
 
 import time
+from functools import cached_property
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -73,14 +74,19 @@ def pagoda_for(board: Board, start: Mask, target: NodeId) -> list[float] | None:
 
 
 class Pagoda:
-    """A pagoda function in integer units (scaled) with chunked sum tables."""
+    """A pagoda function in integer units (scaled) with chunked sum tables, built on the first
+    :meth:`value` (a set-up that only weighs the start once uses :meth:`total`)."""
 
     SCALE = 10 ** 6
 
     def __init__(self, weights: Sequence[float], n: int):
-        w = [int(round(x * self.SCALE)) for x in weights]
-        self.weights = w
-        self.tables = []
+        self.weights = [int(round(x * self.SCALE)) for x in weights]
+        self.n = n
+
+    @cached_property
+    def tables(self) -> list[list[int]]:
+        w, n = self.weights, self.n
+        out = []
         for k in range((n + CHUNK - 1) // CHUNK):
             base = k * CHUNK
             width = min(CHUNK, n - base)
@@ -88,7 +94,12 @@ class Pagoda:
             for x in range(1, 1 << width):
                 low = x & -x
                 t[x] = t[x ^ low] + w[base + low.bit_length() - 1]
-            self.tables.append(t)
+            out.append(t)
+        return out
+
+    def total(self, m: Mask) -> int:
+        """The stones' sum, weight by weight (the same as :meth:`value`, without tables)."""
+        return sum(self.weights[v - 1] for v in nodes_of(m))
 
     def value(self, m: Mask) -> int:
         out = 0
@@ -180,7 +191,7 @@ def target_setup(board: Board, start: Mask, targets: Iterable[NodeId] | None, *,
                 pag = Pagoda(w, board.size)
                 if not valid_pagoda(board, pag.weights):
                     pag = None  # rounding broke it: do without
-                elif pag.value(start) < pag.weights[t - 1]:
+                elif pag.total(start) < pag.weights[t - 1]:
                     excluded |= bit(t)
                     continue
         entries.append((t, pag, pag.weights[t - 1] if pag else 0))
