@@ -2,14 +2,18 @@
 
 Near the end the game is small enough to solve exactly: :func:`exact` searches it to the end on
 bit masks (what each side may still place on, the stones placed, who placed last), remembering
-every position it decided, and plays a move it proves winning.
+every position it decided, and plays a move it proves winning. On a board of at most 64 nodes the
+compiled search (:mod:`..endgame_kernel`) does it, its table kept for the game from one move to
+the next; :func:`exact_plain`, the same search in Python, is its referee and serves larger boards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from powertwo.rules.thats_my_line import Pass, Place, ThatsMyLine, ThatsMyLineMove, ThatsMyLineState
+from powertwo.solvers.players.endgame_kernel import PASS, EndgameSearch
 
 PLAYOUT_PLIES = 40
 SCALE = 2.0
@@ -25,6 +29,35 @@ def evaluate(game: ThatsMyLine, state: ThatsMyLineState, player: int) -> float:
 def exact(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
     """A move that wins against every defence, found by a complete search, or ``None`` when the
     mover loses against best play or ``stop(positions visited)`` ends the search first."""
+    nodes = sorted(game.board.nodes)
+    if len(nodes) > 64:
+        return exact_plain(game, state, stop)
+    index = {v: i for i, v in enumerate(nodes)}
+
+    def packed(mask: int) -> int:
+        return sum(1 << index[v] for v in nodes if mask >> v & 1)
+    found = _compiled(game).solve((packed(game.open_mask(state, 0)), packed(game.open_mask(state, 1))),
+                                  (len(state.light), len(state.dark)), state.to_move, state.last_placer, stop)
+    if found is None or not found[0] or found[1] is None:
+        return None
+    return Pass() if found[1] == PASS else Place(nodes[found[1]])
+
+
+def _compiled(game: ThatsMyLine) -> EndgameSearch:
+    """The compiled search of a game (its board's line mates in node order, its supply), with its table."""
+    nodes = sorted(game.board.nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    mates = tuple(sum(1 << index[u] for u in nodes if game.line_mates[v] >> u & 1) for v in nodes)
+    return _search_for(mates, game.supply)
+
+
+@lru_cache(maxsize=2)
+def _search_for(mates: tuple[int, ...], supply: int | None) -> EndgameSearch:
+    return EndgameSearch(list(mates), supply)
+
+
+def exact_plain(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
+    """:func:`exact` by the plain search in Python: the compiled search's referee."""
     search = _Endgame(game, stop)
     me = state.to_move
     position = _Position((game.open_mask(state, 0), game.open_mask(state, 1)),
