@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from powertwo.cli import main
 from powertwo.rules import Game, RulesError, game_names, get_game
 from powertwo.solvers.players import choose_move
+from powertwo.solvers.players.evaluations import EVALUATIONS
 
 
 def walk_clicks(game, state, move) -> None:
@@ -73,7 +74,10 @@ def test_mcts_plays_a_legal_move_reproducibly(name):
     b = choose_move(game, state, playouts=3, seed=7, plies=4)
     assert game.is_legal(state, a.move)
     assert game.format_move(a.move, state) == game.format_move(b.move, state)
-    assert a.playouts == 3
+    if EVALUATIONS[name].search == "alphabeta":  # 3 playouts' worth of positions, scored without a playout
+        assert (a.playouts, a.positions) == (0, 30)
+    else:
+        assert (a.playouts, a.positions) == (3, 0)
 
 
 def test_mcts_refuses_a_finished_game():

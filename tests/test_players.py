@@ -11,7 +11,9 @@ import pytest
 from powertwo.rules import RulesError, game_names, get_game
 from powertwo.solvers.players import LEVELS, choose_move, moves_of, random_move, seconds_for
 from powertwo.solvers.players.evaluations import EVALUATIONS
-from powertwo.solvers.players.evaluations.thats_my_line import exact
+from powertwo.solvers.players.alphabeta import WIN, _AlphaBeta, deepen
+from powertwo.solvers.players.evaluations import thats_my_line as tml
+from powertwo.solvers.players.evaluations.thats_my_line import exact, exact_plain
 from powertwo.solvers.players.mcts import _Node, _Search, _decided
 
 ALL = game_names()
@@ -173,6 +175,7 @@ def test_thats_my_line_endgame_proves_exactly_the_won_positions():
             move = exact(game, state, lambda visited: False)
             wins = referee_winner(game, state, memo) == state.to_move
             assert (move is not None) == wins
+            assert (exact_plain(game, state, lambda visited: False) is not None) == wins
             if move is not None:
                 assert referee_winner(game, game._apply(state, move), memo) == state.to_move
                 won += 1
@@ -188,3 +191,73 @@ def test_thats_my_line_plays_a_proven_win_without_a_tree_search():
     found = choose_move(game, state, playouts=50, seed=0)
     assert found.move == exact(game, state, lambda visited: False) and found.playouts == 0 and found.value == 1.0
     assert exact(game, game.start(), lambda visited: visited > 2000) is None
+
+
+@pytest.mark.slow
+def test_thats_my_line_compiled_endgame_plays_what_the_plain_one_plays():
+    """The compiled search (the player's) against the plain one (its referee), move for move, on every
+    position of six random games from the fourth placement on (about 130 positions)."""
+    game = get_game("thats-my-line")
+    checked = won = 0
+    for seed in range(6):
+        for state in random_game(game, seed)[3:]:
+            if game.outcome(state) is not None:
+                continue
+            move = exact(game, state, lambda visited: False)
+            assert move == exact_plain(game, state, lambda visited: False), (seed, state)
+            checked += 1
+            won += move is not None
+    assert checked > 100 and 0 < won < checked
+
+
+@pytest.mark.slow
+def test_thats_my_line_compiled_endgame_stops_when_told_and_proves_the_reply_to_a_first_move():
+    game = get_game("thats-my-line")
+    after_first = game._apply(game.start(), game.parse_move("28", game.start()))
+    tml._search_for.cache_clear()  # an empty table: the position is searched, not remembered
+    asked: list[int] = []
+    assert exact(game, after_first, lambda visited: asked.append(visited) or True) is None
+    assert asked == [65536]  # asked once, after the first slice
+    reply = exact(game, after_first, lambda visited: False)
+    assert reply is not None  # Dark wins after Light's first stone on 28, and this reply keeps the win
+    after_reply = game._apply(after_first, reply)
+    assert exact_plain(game, after_reply, lambda visited: False) is None  # Light loses: the plain search agrees
+
+
+def negamax(game, state, depth: int, ply: int = 0) -> float:
+    """The alpha-beta search's score by plain minimax over every legal move (its referee)."""
+    out = game.outcome(state)
+    if out is not None:
+        return 0.0 if out.winner is None else (WIN - ply if out.winner == state.to_move else -(WIN - ply))
+    ev = EVALUATIONS[game.name]
+    moves = game.legal_moves(state)
+    if depth == 0 or not moves:
+        return ev.evaluate(game, state, state.to_move)
+    return max(-negamax(game, game._apply(state, m), depth - 1, ply + 1) for m in moves)
+
+
+@pytest.mark.parametrize("name", ["david-goliath", "power-of-two"])
+def test_alphabeta_scores_what_plain_minimax_scores(name):
+    game = get_game(name)
+    ev = EVALUATIONS[name]
+    checked = 0
+    for seed in range(3):
+        for state in random_game(game, seed)[2::5][:2]:
+            if game.outcome(state) is not None:
+                continue
+            for depth in (1, 2):
+                search = _AlphaBeta(game, ev.evaluate, moves_of)
+                assert search.score(state, depth, -2 * WIN, 2 * WIN, 0) == negamax(game, state, depth)
+                checked += 1
+    assert checked >= 8
+
+
+def test_alphabeta_deepens_with_its_budget_and_is_reproducible():
+    game = get_game("david-goliath")
+    state = random_game(game, 1)[4]
+    ev = EVALUATIONS["david-goliath"]
+    small = deepen(game, state, ev.evaluate, moves_of, None, 200)
+    large = deepen(game, state, ev.evaluate, moves_of, None, 20_000)
+    assert 1 <= small.depth < large.depth
+    assert large == deepen(game, state, ev.evaluate, moves_of, None, 20_000)
+    assert game.is_legal(state, large.move)

@@ -252,8 +252,8 @@ class TerminalGame:
         game, state = self.game, self.state
         found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
         text = game.format_move(found.move, state)
-        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} "
-                   f"({found.playouts} playouts, {found.seconds:.1f} s)")
+        work = f"{found.positions} positions" if found.positions else f"{found.playouts} playouts"
+        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({work}, {found.seconds:.1f} s)")
         self.history.append((state, text, found.move))
         self.state = game.apply(state, found.move)
 

@@ -107,8 +107,8 @@ def computer_move(data: Mapping) -> dict:
         raise BadRequest(f"the game is over ({res.outcome.reason})")
     found = choose_move(game, res.final, seconds=float(seconds), seed=seed)
     view = played(game, record, game.format_move(found.move, res.final))
-    view["computer"] = {"playouts": found.playouts, "seconds": round(found.seconds, 2),
-                        "value": round(found.value, 3)}
+    view["computer"] = {"playouts": found.playouts, "positions": found.positions,
+                        "seconds": round(found.seconds, 2), "value": round(found.value, 3)}
     return view
 
 

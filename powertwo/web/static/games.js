@@ -301,7 +301,8 @@ async function computerMove() {
     games.thinking = null;
     played(v);
     await showGame(v);
-    reason(`computer played ${v.played} (${v.computer.playouts} playouts, ${v.computer.seconds} s)`, false);
+    const work = v.computer.positions ? `${v.computer.positions} positions` : `${v.computer.playouts} playouts`;
+    reason(`computer played ${v.played} (${work}, ${v.computer.seconds} s)`, false);
   } catch (e) {
     if (games.thinking === controller) games.thinking = null;
     if (!(e instanceof Stale)) { reason(sentence(e)); if (games.state) await showGame(games.state); }

@@ -7,7 +7,8 @@ A module may add, in this order, ``candidates(game, state)`` (the moves the sear
 listing every legal move is too slow), ``random_move(game, state, rng)`` (a random move drawn
 without listing them), ``finish(game, state, move)`` (the chosen candidate made a full move) and
 ``exact(game, state, stop)`` (a move proven to win by an exact endgame search, or ``None`` when there
-is none or ``stop(positions visited)`` says the search went too far).
+is none or ``stop(positions visited)`` says the search went too far), and ``SEARCH = "alphabeta"``
+(the game is searched by alpha-beta, :mod:`..alphabeta`, instead of the Monte-Carlo tree search).
 """
 
 from __future__ import annotations
@@ -32,13 +33,16 @@ class Evaluation:
     random_move: Callable[[Any, Any, Any], Any] | None = None
     finish: Callable[[Any, Any, Any], Any] | None = None
     exact: Callable[[Any, Any, Callable[[int], bool]], Any] | None = None
+    search: str = "mcts"
+    """``"mcts"`` (the Monte-Carlo tree search) or ``"alphabeta"``."""
 
 
 def _load(module_name: str) -> Evaluation:
     module = import_module(f"{__name__}.{module_name}")
     return Evaluation(module_name.replace("_", "-"), module.PLAYOUT_PLIES, module.SCALE, module.evaluate,
                       getattr(module, "candidates", None), getattr(module, "random_move", None),
-                      getattr(module, "finish", None), getattr(module, "exact", None))
+                      getattr(module, "finish", None), getattr(module, "exact", None),
+                      getattr(module, "SEARCH", "mcts"))
 
 
 EVALUATIONS: dict[str, Evaluation] = {e.game_name: e for e in map(_load, GAME_MODULES)}
