@@ -21,6 +21,8 @@ registered game; a game's evaluation (:mod:`.evaluations`) makes it stronger the
   spends a share of the budget on it and plays a move it proves winning.
 * **Time management**: the search stops when the choice is decided (a proven root, or a most
   visited root move that no other can overtake in the playouts left).
+* **Alpha-beta instead**: a game whose evaluation says ``SEARCH = "alphabeta"`` (The Power of Two)
+  is searched by :func:`.alphabeta.deepen` after the win-in-one and exact-endgame checks.
 
 Strength is the thinking time per move (``seconds`` or a named :data:`LEVELS` entry); the
 search is seeded, so with a budget counted in ``playouts`` a move is reproducible.
