@@ -99,9 +99,10 @@ class _AlphaBeta:
 def deepen(game: Game, state: Any, evaluate: Callable[[Any, Any, int], float], moves: Callable[[Any, Any], list],
            deadline: float | None, positions: int | None, rng: random.Random | None = None) -> Deepened:
     """The move of an iteratively deepened alpha-beta search of ``state`` for its mover, until
-    ``deadline`` (``time.perf_counter()``) or after ``positions`` positions (the first root move is
-    always scored). Root moves of equal score are tried in an order drawn from ``rng`` (none: the
-    listed order), so that a seeded player does not play the same game every time."""
+    ``deadline`` (``time.perf_counter()``) or after ``positions`` positions (a budget of one position
+    scores the first root move; with none scored the best evaluated move is played). Root moves of
+    equal score are tried in an order drawn from ``rng`` (none: the listed order), so that a seeded
+    player does not play the same game every time."""
     search = _AlphaBeta(game, evaluate, moves, deadline, positions)
     mover = state.to_move
     root = moves(game, state)
