@@ -76,7 +76,7 @@ CHECK_REQUESTS = ("check", "jump")
 STEP_UNITS = ("stones", "moves", "jumps")
 SENSES = ("min", "max", "")
 """Better when smaller, better when larger, or no objective to better (a goal reached or not)."""
-OPTION_KINDS = ("choice", "int", "float", "bool")
+OPTION_KINDS = ("choice", "int", "float", "bool", "text")
 
 
 class PageError(ValueError):
@@ -150,7 +150,8 @@ class Steps:
 class SolveOption:
     """A solve option as the page offers it: ``name`` is the solve keyword; ``kind`` ``"choice"``
     (one of ``choices``), ``"int"`` or ``"float"`` (from ``minimum`` to ``maximum``, in ``unit``;
-    ``words`` are texts taken instead of a number, such as ``"unlimited"``) or ``"bool"``."""
+    ``words`` are texts taken instead of a number, such as ``"unlimited"``), ``"bool"`` or ``"text"``
+    (a line the solver reads itself, such as a score ``19:16``; empty: the option is not given)."""
 
     name: str
     label: str
@@ -216,7 +217,8 @@ class Puzzle:
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
     ``options`` names the solve options the puzzle accepts (for the CLI); ``page`` describes it
-    for the workbench (:class:`PuzzlePage`).
+    for the workbench (:class:`PuzzlePage`); ``record(data) -> dict``, for a puzzle whose answer is
+    a whole game, is the game record an answer file holds (``powertwo validate`` replays it).
     """
 
     name: str
@@ -230,6 +232,7 @@ class Puzzle:
     draw_options: tuple[str, ...] = ("names",)
     reads_files: bool = False
     page: PuzzlePage | None = None
+    record: Callable[[Mapping], dict] | None = None
 
 
 PUZZLES: dict[str, Puzzle] = {}
@@ -315,6 +318,15 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
         made_for = shipped_with(fingerprint) or name
         raise SolutionError(f"{where}: made for {made_for}, not for {board.name}; pass --board {made_for}")
     return board
+
+
+def answer_record(data: Mapping, where: str) -> dict:
+    """The game record an answer file holds (its puzzle's ``record``), or a :class:`SolutionError`
+    saying that this puzzle's answers are not games."""
+    puzzle = get_puzzle(str(data.get("puzzle")))
+    if puzzle.record is None:
+        raise SolutionError(f"{where}: a {puzzle.name} answer is not a game record (powertwo check checks it)")
+    return puzzle.record(data)
 
 
 def check_file(path: str | Path, board: Board | None = None) -> CheckReport:

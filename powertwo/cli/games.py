@@ -171,13 +171,16 @@ def validate(game_name: str, record: str, show: bool) -> None:
     """Replay a game RECORD.json of GAME: exit 0 with the result, exit 1 with the first
     illegal move and why; a malformed record is one line on stderr and exit 2.
 
-    A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}.
+    A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}. An answer file whose
+    answer is a game (That's My Line, solitaire or a given score) is replayed as the record it holds.
     """
     from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-    from powertwo.solvers.registry import read_json_file
+    from powertwo.solvers.registry import answer_record, read_json_file
 
     get_game(game_name)  # an unknown GAME is an error before the file is read
     data = read_json_file(record)
+    if isinstance(data, dict) and "puzzle" in data:
+        data = answer_record(data, record)
     if isinstance(data, dict) and data.get("game", game_name) != game_name:
         raise RecordError(f"{record}: the record is a game of {data['game']!r}, not {game_name}")
     if isinstance(data, dict) and "game" not in data:

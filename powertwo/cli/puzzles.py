@@ -24,6 +24,9 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
+@click.option("--score", default=None, metavar="L:D",
+              help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
+                   "proof that none does.")
 @click.option("--corner", default=None, help="jump-forward: the jumper's corner node (label or id).")
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--target", default=None,
@@ -35,7 +38,9 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
                    "2 on 2 cores finish hard positions 1.6-1.8 times faster).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
-              help="sat backend: write the DRAT proof of the last call (beside the --out file).")
+              help="sat backend: write the DRAT proof of the last call (beside the --out file). "
+                   "thats-my-line: NAME.drat.gz, the DRAT certificate of the optimum or of a score no game "
+                   "reaches, its CNF beside it as NAME.cnf.gz (either backend).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 @force_option
@@ -130,7 +135,7 @@ def summary_lines(result: dict, board) -> list[str]:
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
         head += f" ({result['stopped']}: " + ("no answer yet)" if result.get("objective", 0) is None
-                                              else "best answer so far)")
+                                              or status == "unknown" else "best answer so far)")
     lines = [head]
     if "objective" in result:
         lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
