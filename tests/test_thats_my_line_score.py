@@ -271,3 +271,21 @@ def test_workbench_offers_the_score_option():
     assert solve_options(page, {"score": ""}, 60) == {}  # an empty field: the solitaire's maximum
     with pytest.raises(BadRequest, match="option score: must be a line of at most 200 characters"):
         solve_options(page, {"score": 19}, 60)
+
+
+@pytest.mark.slow
+def test_every_false_mutation_of_a_certified_infeasible_answer_is_caught(tmp_path):
+    """The walker of test_check_every_field over an answer that says no game ends 3:3 (16 stones)."""
+    from test_check_every_field import still_true, verdict, walk
+
+    data = solve(BOARD, backend="sat", score="3:3", proof=str(tmp_path / "no.drat.gz"))
+    assert verdict(tmp_path, data) == "valid"
+    missed, caught = [], 0
+    for path, label, mutated in walk(data):
+        if still_true(path, label, data):
+            continue
+        if verdict(tmp_path, mutated) == "valid":
+            missed.append(f"{'.'.join(map(str, path))} {label}")
+        else:
+            caught += 1
+    assert missed == [] and caught > 15, (missed, caught)
