@@ -109,7 +109,7 @@ def test_equal_scores_are_won_by_dark():
     result = solve(GRID4X, backend="sat", stones="unlimited", score="4:4")
     assert result["outcome"] == "neither can place; equal counts (4 to 4 stones), Dark placed last"
     assert result["passes"] == 0 and result["first_pass"] is None
-    assert Score(4, 4).winner() == "Dark" and Score(6, 2).winner() == "Light"
+    assert Score(4, 4).winner() == "Dark" and Score(6, 2).winner() == "Light" and Score(0, 0).winner() is None
 
 
 def test_infeasible_score_is_certified(tmp_path):

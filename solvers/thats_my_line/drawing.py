@@ -34,7 +34,8 @@ def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
              f"Light {len(end.light)}, Dark {len(end.dark)}")
     if score is not None:
         head = f"That's My Line ({supply_text(supply)} stones per side)"
-        title = (f"{head}: a legal game that ends {score.text}, {score.winner()} wins" if moves
+        title = (f"{head}: a legal game that ends {score.text}, {score.winner() or 'nobody'} wins"
+                 if data.get("status") == "feasible"
                  else f"{head}: no legal game ends {score.text}" if data.get("status") == "infeasible"
                  else f"{head}: no game found that ends {score.text} (status {data.get('status')})")
     legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)"}

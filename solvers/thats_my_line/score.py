@@ -52,8 +52,11 @@ class Score:
     def to_json(self) -> dict[str, int]:
         return {"light": self.light, "dark": self.dark}
 
-    def winner(self) -> str:
-        """Who wins a game that ends with this score (RULES.md 4: equal counts, Dark placed last)."""
+    def winner(self) -> str | None:
+        """Who wins a game that ends with this score (RULES.md 4: on equal counts Dark placed last);
+        ``None`` for 0:0, where nobody placed."""
+        if self.light == self.dark == 0:
+            return None
         return "Light" if self.light > self.dark else "Dark"
 
 
