@@ -289,3 +289,19 @@ def test_every_false_mutation_of_a_certified_infeasible_answer_is_caught(tmp_pat
         else:
             caught += 1
     assert missed == [] and caught > 15, (missed, caught)
+
+
+@pytest.mark.parametrize("score, status, certified", [(Score(6, 2), "found, replayed by the referee", False),
+                                                       (Score(5, 5), "none exists (proven, DRAT-certified)", True)])
+def test_results_step_writes_a_score_row(score, status, certified, tmp_path):
+    from powertwo.solvers.thats_my_line.results_step import _score_row
+
+    row = _score_row(GRID4X, tmp_path, lambda _: None, score, "unlimited")
+    assert (row.variant, row.status, row.backends) == (f"a game that ends {score.text}, Light:Dark (unlimited supply)",
+                                                       status, "cp-sat, sat")
+    stem = f"thats-my-line-{score.light}-{score.dark}"
+    names = [f"{stem}.{ext}" for ext in ("json", "svg", "png") + (("cnf.gz", "drat.gz") if certified else ())]
+    assert list(row.files) == names and sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+    data = json.loads((tmp_path / f"{stem}.json").read_text())
+    assert "seconds" not in json.dumps(data) and data.get("certified", False) is certified
+    assert check(data, GRID4X, base=tmp_path).valid
