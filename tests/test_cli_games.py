@@ -105,6 +105,23 @@ def test_start_may_name_a_position_file(record):
     assert res.exit_code == 2 and "board epaminondas has no start position 'nowhere'" in res.stderr
 
 
+def test_custom_start_on_the_command_line(record):
+    # RULES.md §1 (revised): the standard and corners starts typed as custom are accepted; an
+    # adjacent pair is one line naming both stones and their line, exit 2
+    res = run("moves", "power-of-two", "--start", "custom:a13,m13,e9,i9/a1,m1,e5,i5")
+    assert res.exit_code == 0 and res.stdout == run("moves", "power-of-two").stdout
+    res = run("perft", "power-of-two", "2", "--start", "custom:a13,m13/a1,m1")
+    assert res.exit_code == 0 and res.stdout.strip() == "2388"
+    res = run("moves", "power-of-two", "--start", "custom:a13,m13,e9,i9/a1,m1,e5,g5")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr == ("powertwo: custom start: start stones e5 and g5 are adjacent on line a5-c5-e5-g5-i5-k5-m5 "
+                          "(start stones on a common line must be at least 2 steps apart)\n")
+    # a record with a custom start is validated from it
+    path = record({"game": "power-of-two", "start": "custom:a13,m13/a1,m1", "moves": ["a13-a5 +b4"]})
+    res = run("validate", "power-of-two", path)
+    assert res.exit_code == 0 and res.stdout.startswith("valid: 1 move")
+
+
 def test_empty_position_is_one_error_line_for_every_game(record):
     from powertwo.rules import get_game, game_names
 
