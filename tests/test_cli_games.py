@@ -50,7 +50,8 @@ def test_moves_from_a_position_file(record):
 @pytest.mark.parametrize("game_name, depth, start, options, count", [
     # the references of tests/perft_power_of_two_boards.txt, on the default board
     ("power-of-two", 2, "standard", {}, 11834), ("power-of-two", 2, "corners", {}, 2388),
-    ("david-goliath", 2, "standard", {}, 36584), ("thats-my-line", 2, "empty", {"stones": "1"}, 3072),
+    ("david-goliath", 2, "standard", {}, 36584), ("david-goliath", 2, "standard", {"sling": "true"}, 20024),
+    ("thats-my-line", 2, "empty", {"stones": "1"}, 3072),
     ("thats-my-line", 3, "empty", {"stones": "1"}, 0),  # both supplies used up
 ])
 def test_perft_prints_the_count(game_name, depth, start, options, count):
@@ -94,6 +95,20 @@ def test_rule_flags_set_yes_no_options(record):
     assert run("perft", "power-of-two", "2", "--age-unserved", "--exact-reserve").stdout.strip() == "11834"
     res = run("perft", "power-of-two", "1", "--count-win")
     assert res.exit_code == 2 and "game power-of-two: unknown option 'count_win'" in res.stderr
+
+
+def test_sling_flag_and_record_option(record):
+    # RULES.md §3 option sling: the flag of moves/perft/play and a record's "options" come from one declaration
+    assert run("perft", "david-goliath", "2", "--sling").stdout.strip() == "20024"
+    res = run("moves", "david-goliath", "--sling")
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 141 and "a13-a9*a7" not in res.stdout.split()
+    path = record({"game": "david-goliath", "options": {"sling": True}, "moves": ["a13-a9*a5", "m1-i1*g1", "a9-a7*a9"]})
+    res = run("validate", "david-goliath", path)
+    assert res.exit_code == 1 and res.stdout == (
+        "move 3 (Light/David) a9-a7*a9: with the sling David picks only the direction: the stone thrown toward a9 "
+        "flies 2 nodes, to a13 (option sling)\n")
+    res = run("perft", "power-of-two", "1", "--sling")
+    assert res.exit_code == 2 and "game power-of-two: unknown option 'sling'" in res.stderr
 
 
 def test_start_may_name_a_position_file(record):
