@@ -127,6 +127,11 @@ class Option:
     """Reads a given value into the option's value (``"5"`` -> 5); raises :class:`ValueError`
     with the reason (``must be a whole number >= 0, not -1``)."""
 
+    def to_json(self) -> dict[str, Any]:
+        """The option as the workbench offers it: name, default, help and choices (``None``: free text)."""
+        return {"name": self.name, "default": self.default, "help": self.help,
+                "choices": None if self.choices is None else list(self.choices)}
+
     @property
     def is_flag(self) -> bool:
         """A yes/no option (default ``False`` or ``True``): the CLI offers it as ``--name`` / ``--no-name``."""
