@@ -111,6 +111,31 @@ def test_sling_flag_and_record_option(record):
     assert res.exit_code == 2 and "game power-of-two: unknown option 'sling'" in res.stderr
 
 
+def test_an_old_record_names_the_board_it_is_legal_on(record):
+    # a record made on the sketch board (by ids) before the default changed, without a fingerprint:
+    # illegal on power-of-two, legal on power-of-two-sketch; one line naming it, exit 2
+    path = record({"game": "power-of-two", "moves": ["42-31 +28", "1-2"]})
+    expected = (f"powertwo: {path}: not valid on power-of-two (move 1 (Light) 42-31 +28 (e9-d7 +h6): placement h6 "
+                "is not a third corner of any doorway of d7); valid on power-of-two-sketch (made before the "
+                "default board changed?): name it in the record's field 'board'\n")
+    for args in (("validate", "power-of-two", path), ("check", path)):
+        res = run(*args)
+        assert (res.exit_code, res.stdout, res.stderr) == (2, "", expected), args
+    named = record({"game": "power-of-two", "board": "power-of-two-sketch", "moves": ["42-31 +28", "1-2"]},
+                   "named.json")
+    assert run("check", named).exit_code == 0
+    # a record that names the sketch but was played on the real board is told the other way round
+    real = record({"game": "power-of-two", "board": "power-of-two-sketch", "moves": ["e9-d7 +c6"]}, "real.json")
+    res = run("check", real)
+    assert (res.exit_code, res.stderr) == (2, f"powertwo: {real}: not valid on power-of-two-sketch (move 1 (Light) "
+                                              "e9-d7 +c6: unknown node 'e9'); valid on power-of-two: name it in "
+                                              "the record's field 'board'\n")
+    # illegal on every board of its kind: the first illegal move, exit 1
+    bad = record({"game": "power-of-two", "moves": ["a1-a1"]}, "bad.json")
+    res = run("check", bad)
+    assert res.exit_code == 1 and res.stdout.startswith("move 1 (Light) a1-a1: ")
+
+
 def test_start_may_name_a_position_file(record):
     # RULES.md §6 "a start file": the CLI reads it (the rules layer reads no files)
     path = record({"game": "epaminondas", "white": ["a1"], "black": ["n12"], "to_move": "white"}, "p.json")
