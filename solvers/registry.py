@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from powertwo.boards import Board, BoardError, load as load_board, shipped_with
+from powertwo.boards import Board, BoardError, load as load_board, shipped_with, valid_elsewhere
 from powertwo.boards.jsonfile import read_json
 
 from .fields import SolutionError, board_fields, node_ids, node_list, require
@@ -331,7 +331,14 @@ def answer_record(data: Mapping, where: str) -> dict:
 
 def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     """Check a solution file: read it safely, load the board it was made for (or ``board``, see
-    :func:`solution_board`), and let its puzzle's checker verify (or refuse) every field."""
+    :func:`solution_board`), and let its puzzle's checker verify (or refuse) every field.
+
+    A file without ``board_fingerprint`` that is not valid on the board it names (or the default),
+    checked without ``board``, is tried on the other shipped boards of that kind
+    (:func:`powertwo.boards.valid_elsewhere`); valid on one, it is refused in one line naming it
+    (``f.json: not valid on power-of-two; valid on power-of-two-sketch (made before the default
+    board changed?): pass --board power-of-two-sketch``), since a file made before the default
+    board changed names ``power-of-two`` and means the sketch."""
     path = Path(path)
     data = read_json_file(path)
     if not isinstance(data, dict) or "puzzle" not in data:
@@ -339,8 +346,31 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     if not isinstance(data["puzzle"], str):
         raise SolutionError(f"{path}: field 'puzzle' must be a string")
     puzzle = get_puzzle(data["puzzle"])
-    board = solution_board(data, str(path), board)
-    check_answer_shape(data, str(path), board)
-    if puzzle.reads_files:
-        return puzzle.check(data, board, base=path.parent)  # type: ignore[call-arg]
-    return puzzle.check(data, board)
+    judged = solution_board(data, str(path), board)
+
+    def check_on(on: Board) -> CheckReport:
+        check_answer_shape(data, str(path), on)
+        if puzzle.reads_files:
+            return puzzle.check(data, on, base=path.parent)  # type: ignore[call-arg]
+        return puzzle.check(data, on)
+
+    def valid_on(on: Board) -> bool:
+        try:
+            return check_on(on).valid
+        except SolutionError:
+            return False
+
+    def refuse_if_valid_elsewhere() -> None:
+        if board is None and data.get("board_fingerprint") is None:
+            found = valid_elsewhere(judged, valid_on)
+            if found is not None:
+                raise SolutionError(f"{path}: {found[1]}: pass --board {found[0].name}")
+
+    try:
+        report = check_on(judged)
+    except SolutionError:
+        refuse_if_valid_elsewhere()
+        raise
+    if not report.valid:
+        refuse_if_valid_elsewhere()
+    return report

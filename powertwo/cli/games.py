@@ -23,7 +23,7 @@ from .common import OutputError, echo_json, main, output_path
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
-START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D; "
+START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D with 1 to 4 each; "
               "default: the game's own), or a position FILE.")
 POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
 
