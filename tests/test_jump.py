@@ -32,6 +32,8 @@ from powertwo.solvers.jump import (
 from powertwo.solvers.jump.engine import ReverseSearch, plain_bfs
 from powertwo.solvers.jump.invariants import Pagoda, merson_regions, pagoda_for, position_classes, valid_pagoda
 from powertwo.solvers.jump.kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, MoveGenerator
+from powertwo.solvers.jump.kernel.frames import DEPTH, LANDING, MOVER, STONES
+from powertwo.solvers.jump.kernel.groups import TT_ENTRIES, new_counts
 from powertwo.solvers.jump.kernel.hashing import _slot
 from powertwo.solvers.jump.tables import (
     JumpTables,
@@ -666,7 +668,8 @@ def test_leaf_tests_never_refute_a_clearable_position(board):
     from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
+    tb = ks.tables
+    tables = (tb.jstart, tb.jover, tb.jto, tb.ends, tb.ostart, tb.ovec, scratch_for(tb.ovec))
     every = np.uint64((1 << board.size) - 1)
     flags = {"reach": REACH, "parity": PARITY, "both": REACH | PARITY}
     counts = {(test, budget, verdict): 0 for test in flags for budget in (0, 1) for verdict in ("cleared", "refuted")}
@@ -706,7 +709,8 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
     from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
+    tb = ks.tables
+    tables = (tb.jstart, tb.jover, tb.jto, tb.ends, tb.ostart, tb.ovec, scratch_for(tb.ovec))
     every = np.uint64((1 << board.size) - 1)
     kept = firsts = 0
     for seed in range(300):
@@ -714,7 +718,7 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
         mask = np.uint64(mask_of(pos))
         for target in (every, np.uint64(1 << (_last_stone(board, seed) - 1))):
             if first_moves:
-                allowed = _first_movers(mask, target, ks.jstart, ks.jover, ks.jto, ks.ostart, ks.ovec, tables[-1])
+                allowed = _first_movers(mask, target, tb.jstart, tb.jover, tb.jto, tb.ostart, tb.ovec, tables[-1])
                 assert int(allowed) >> (first - 1) & 1, (pos, first)
                 firsts += 1
             if second is None:
@@ -735,8 +739,8 @@ def _bare_in_the_area_of_three(ks, mask: np.uint64) -> int:
     home, piv = np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.uint64)
     area = mask
     for _ in range(3):
-        area = np.uint64(_groups(mask, mask | area, ks.jstart, ks.jover, ks.jto, home)[1])
-    return bin(int(_trail_system(mask, area, ks.ostart, ks.ovec, piv, 64)[2])).count("1")
+        area = np.uint64(_groups(mask, mask | area, ks.tables.jstart, ks.tables.jover, ks.tables.jto, home)[1])
+    return bin(int(_trail_system(mask, area, ks.tables.ostart, ks.tables.ovec, piv, 64)[2])).count("1")
 
 
 @pytest.mark.parametrize("board", [pytest.param(P2, marks=pytest.mark.slow), ENGLISH], ids=["power-of-two", "english"])
@@ -752,7 +756,7 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     from powertwo.solvers.jump.kernel.workspace import scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    scratch = scratch_for(ks.ovec)
+    scratch = scratch_for(ks.tables.ovec)
     every = np.uint64((1 << board.size) - 1)
     seen: dict = {}
     counts = {(bare, verdict): 0 for bare in (0, 1, 2, 3) for verdict in ("cleared", "refuted")}
@@ -760,7 +764,8 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
 
     def check(pos: list[int]) -> None:
         mask = np.uint64(mask_of(pos))
-        allowed = int(_first_of_three(mask, every, ks.jstart, ks.jover, ks.jto, ks.ostart, ks.ovec, scratch))
+        tb = ks.tables
+        allowed = int(_first_of_three(mask, every, tb.jstart, tb.jover, tb.jto, tb.ostart, tb.ovec, scratch))
         stones = frozenset(pos)
         starters = {a for a, b, c in board.jumps if a in stones and b in stones and c not in stones
                     and _clearable(board, stones - {a, b} | {c}, c, 2, seen)}
@@ -808,7 +813,7 @@ def test_one_bare_finish_matches_brute_force():
     from powertwo.solvers.jump.kernel.workspace import PAIR_FILTER_BITS, scratch_for
 
     ks = KernelSearch(P2, P2.nodes[:2], symmetry=False, perimeter=0)
-    scratch = scratch_for(ks.ovec)
+    scratch = scratch_for(ks.tables.ovec)
     keys, used, pairs = scratch[:16384], scratch[16384:32768], scratch[32768:32768 + (1 << PAIR_FILTER_BITS) // 64]
     rng = random.Random(7)
     verdicts = []
@@ -883,7 +888,8 @@ def test_a_finish_met_by_any_symmetric_walk_replays_from_the_start():
             answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
                       "status": "feasible", "objective": len(found), "bound": 1}
             assert len(found) <= moves and check_reverse(answer, P2, reprove=False).valid, (seed, sym, found)
-            raw = [(int(walk.fi[i, 3]) + 1, int(walk.fi[i, 5]) + 1) for i in range(int(walk.state[0]))]
+            fr = walk.frames
+            raw = [(int(fr.fi[i, MOVER]) + 1, int(fr.fi[i, LANDING]) + 1) for i in range(int(fr.state[DEPTH]))]
             moved += raw[0][0] not in pos
     assert moved >= 10     # walks on images whose first jumper stands where the start has no stone
 
@@ -957,7 +963,8 @@ def test_a_refuted_chain_state_records_its_stones_without_the_chain():
     states on those stones skip their fresh moves)."""
     ks = KernelSearch(P2, committed("jump-reverse")["position"])
     assert ks.search(3)[0] == EXHAUSTED
-    table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(ks.tk.tolist(), ks.td.tolist(), strict=True) if k}
+    keys, entries = ks.hashes.tk.tolist(), ks.hashes.td.tolist()
+    table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(keys, entries, strict=True) if k}
     chained = [(k, v) for (k, last), v in table.items() if last >= 0]
     assert len(chained) > 400
     assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
@@ -985,8 +992,8 @@ def test_movers_near_the_root_go_by_promise():
     movers = pos[::2]
     out, score = np.zeros(65, dtype=np.int64), np.zeros(64, dtype=np.int64)
     ks = KernelSearch(SKETCH, pos)
-    _order_movers(np.uint64(mask_of(pos)), np.uint64(mask_of(movers)), ks.jstart, ks.jover, ks.jto, ks.ends, out,
-                  score)
+    tb = ks.tables
+    _order_movers(np.uint64(mask_of(pos)), np.uint64(mask_of(movers)), tb.jstart, tb.jover, tb.jto, tb.ends, out, score)
     tried = [int(v) + 1 for v in out[1:len(movers) + 1]]
     promise = {v: _promise(SKETCH, set(pos), v) for v in movers}
     assert out[0] == 0 and sorted(tried) == sorted(movers)
@@ -1029,11 +1036,12 @@ def test_table_entries_torn_by_two_threads_are_not_read():
     the entry word of another. An entry word carries a check of its key, so such a slot is a miss."""
     from powertwo.solvers.jump.kernel.hashing import _tt_entry, _tt_get, _tt_put
 
-    tk, td, stats = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), np.zeros(5, dtype=np.int64)
+    tk, td, counts = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), new_counts()
     a, b = np.uint64(0b1011 << 20), np.uint64(0b1101 << 33)
-    _tt_put(tk, td, a, 5, 3, stats)
-    _tt_put(tk, td, a, 5, 2, stats)        # a lower budget never replaces a higher one
-    assert (_tt_get(tk, td, a, 5), _tt_get(tk, td, a, -1), _tt_get(tk, td, b, 5), int(stats[1])) == (3, -1, -1, 1)
+    _tt_put(tk, td, a, 5, 3, counts)
+    _tt_put(tk, td, a, 5, 2, counts)        # a lower budget never replaces a higher one
+    got = (_tt_get(tk, td, a, 5), _tt_get(tk, td, a, -1), _tt_get(tk, td, b, 5), int(counts[TT_ENTRIES]))
+    assert got == (3, -1, -1, 1)
     slot = int(np.flatnonzero(tk == a)[0])
     td[slot] = _tt_entry(b, 5, 7)          # b's entry word beside a's key
     assert _tt_get(tk, td, a, 5) == -1
@@ -1056,7 +1064,7 @@ def test_two_workers_prove_what_one_proves():
     fault, left = replay_reverse(SKETCH, pos, res.moves)
     assert (res.proven, len(res.moves), res.bound, fault, len(left)) == (True, 4, 4, None, 1)
     res = KernelSearch(SKETCH, UNSOLVABLE_22, workers=2).run()
-    assert res.infeasible and res.proof.startswith("exhausted search")
+    assert res.infeasible and res.proof is not None and res.proof.kind == "exhausted search"
     with pytest.raises(ValueError, match="workers 0: at least 1"):
         KernelSearch(P2, pos, workers=0)
 
@@ -1109,11 +1117,12 @@ def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budge
     deepest = checked = 0
     for _ in range(600):
         status = ks.advance(walk, 499)
-        depth = int(walk.state[0])
+        fr = walk.frames
+        depth = int(fr.state[DEPTH])
         for d in range(depth + 1):
-            pos = int(walk.fu[d, 0])
-            assert walk.fimg[d].tolist() == ks.images(pos).tolist(), (d, pos)
-            assert walk.fps[d].tolist() == ks.pagoda_sums(pos).tolist(), (d, pos)
+            pos = int(fr.fu[d, STONES])
+            assert fr.fimg[d].tolist() == ks.images(pos).tolist(), (d, pos)
+            assert fr.fps[d].tolist() == ks.pagoda_sums(pos).tolist(), (d, pos)
             checked += 1
         deepest = max(deepest, depth)
         if status != 2:
@@ -1325,18 +1334,18 @@ def test_a_table_growth_that_would_end_after_the_deadline_is_not_begun():
     after 65.5 s). A growth foreseen to end after the deadline is not begun: the tables stay as they
     are (frozen) for the rest of that search; without a deadline, or in the next search, they grow."""
     ks = KernelSearch(P2, [1, 2, 4])
-    slots = ks.tk.shape[0]
-    ks.stats[1] = slots           # the transposition table reads as full: a growth is due
+    slots = ks.hashes.tk.shape[0]
+    ks.counts[TT_ENTRIES] = slots           # the transposition table reads as full: a growth is due
     ks.rehash_seconds = 1e-3      # foreseen: 65 s for 65,536 slots
     ks._grow(time.perf_counter() + 10)
-    assert ks.frozen and ks.tk.shape[0] == slots and ks._limits() == (1 << 62, 1 << 62)
+    assert ks.frozen and ks.hashes.tk.shape[0] == slots and ks._limits() == (1 << 62, 1 << 62)
     ks._grow(None)                # frozen: not even without a deadline, until the next search
-    assert ks.tk.shape[0] == slots
+    assert ks.hashes.tk.shape[0] == slots
     ks.search(2)
     assert not ks.frozen
-    ks.stats[1] = slots
+    ks.counts[TT_ENTRIES] = slots
     ks._grow(time.perf_counter() + 100)   # it would end in time
-    assert ks.tk.shape[0] == 2 * slots
-    ks.stats[1] = 2 * slots
+    assert ks.hashes.tk.shape[0] == 2 * slots
+    ks.counts[TT_ENTRIES] = 2 * slots
     ks._grow(None)
-    assert ks.tk.shape[0] == 4 * slots and not ks.frozen
+    assert ks.hashes.tk.shape[0] == 4 * slots and not ks.frozen

@@ -472,8 +472,8 @@ def _reverse_search(board, start, deadline, symmetry, targets, progress, node_li
             if symmetry:
                 board.symmetries   # noqa: B018  (computed once per board, before the pagodas watch the deadline)
             setup = target_setup(board, mask_of(start), targets, deadline=deadline)
-            ks = KernelSearch(board, start, targets=targets, symmetry=symmetry, memory_mb=memory, progress=progress,
-                              workers=workers, setup=setup)
+            ks = KernelSearch(board, start, targets=setup, symmetry=symmetry, memory_mb=memory, progress=progress,
+                              workers=workers)
         except KeyboardInterrupt:  # Ctrl-C while the backward perimeter was built
             return dict(_reverse_result(board, start, [], "unknown", None, 1), engine="kernel", proof="",
                         positions_searched=0, stopped="interrupted (Ctrl-C)")
@@ -489,7 +489,7 @@ def _reverse_search(board, start, deadline, symmetry, targets, progress, node_li
         else:
             status = "optimal" if res.proven else "feasible"
             out = _reverse_result(board, start, res.moves, status, len(res.moves), res.bound)
-        out.update(engine="kernel", proof=res.proof, positions_searched=res.nodes)
+        out.update(engine="kernel", proof=_proof_text(res.proof, setup), positions_searched=res.nodes)
         if res.answers:   # when each shorter answer came, counted from the search's set-up (a run fact)
             out["answers"] = [{"seconds": round(set_up + t, 3), "moves": m} for t, m in res.answers]
         if workers > 1:   # the positions are those of all threads together
@@ -517,6 +517,17 @@ def _reverse_search(board, start, deadline, symmetry, targets, progress, node_li
     if pres.interrupted:
         out["stopped"] = "interrupted (Ctrl-C)"
     return out
+
+
+def _proof_text(proof, setup) -> str:
+    if proof is None:
+        return ""
+    if proof.kind == "position classes and pagodas":
+        return setup.why_none
+    if proof.kind == "admissible bound":
+        return (f"no finish within {counted(proof.bound - 1, 'move')}: admissible lower bound "
+                "(unjumpable stones, Merson regions)")
+    return f"exhausted search: no finish within {counted(proof.bound - 1, 'move')}"
 
 
 def _python_note(board: Board) -> str:
