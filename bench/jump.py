@@ -75,8 +75,9 @@ def _times(ratio: float) -> str:
 
 def _row(name: str, res: dict, seconds: float) -> str:
     best = "-" if res["objective"] is None else str(res["objective"])
+    proof = "-" if not res.get("proof") else f"{res['proof']['kind']} ({res['proof']['engine']})"
     return (f"| {name} | {res['status']} | {best} | {res['bound']} | {res['positions_searched']:,} | "
-            f"{seconds:.2f} | {res.get('proof', '')} |")
+            f"{seconds:.2f} | {proof} |")
 
 
 def speed_case(case: str, budget: int = SPEED_BUDGET) -> tuple[Board, list[int], list[int] | None, int]:

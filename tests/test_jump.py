@@ -20,12 +20,14 @@ from powertwo.solvers.jump import (
     BENCH_SEEDS,
     BENCH_TUNING_SEEDS,
     BENCH_UNSOLVABLE,
+    ReverseRequest,
     agrees_with_optimum,
     check_forward,
     check_reverse,
     diagram_forward,
     diagram_reverse,
     read_position,
+    reverse_answer,
     solve_forward,
     solve_reverse,
 )
@@ -183,8 +185,8 @@ def test_reverse_infeasible_is_proven():
 
 def test_english_small_known_instance_both_backends():
     pos = random_solvable(ENGLISH, CENTRE, 8, seed=11)
-    search = solve_reverse(ENGLISH, position=pos, targets=[CENTRE])
-    sat = solve_reverse(ENGLISH, position=pos, backend="sat", targets=[CENTRE])
+    search = solve_reverse(ENGLISH, position=pos, target=CENTRE)
+    sat = solve_reverse(ENGLISH, position=pos, backend="sat", target=CENTRE)
     assert search["status"] == sat["status"] == "optimal"
     assert search["objective"] == sat["objective"] == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
     # checker on another board needs the board object: replay directly
@@ -510,7 +512,7 @@ def test_kernel_solves_the_english_central_game_with_default_options():
     refuted its budget after STALL_NODES positions ends the run) leaves the 17-move refutation (6.3
     million positions) room. A few seconds."""
     centre = node_at(ENGLISH, 0, 0)
-    res = solve_reverse(ENGLISH, position=[v for v in ENGLISH.nodes if v != centre], targets=[centre])
+    res = solve_reverse(ENGLISH, position=[v for v in ENGLISH.nodes if v != centre], target=centre)
     assert (res["engine"], res["status"], res["objective"], res["bound"]) == ("kernel", "optimal", 18, 18)
 
 
@@ -857,7 +859,7 @@ def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
         found = chains(jumps)
         assert len(found) <= moves
         answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
-                  "status": "feasible", "objective": len(found), "bound": 1}
+                  "status": "feasible", "objective": len(found), "bound": None}   # a finish, no bound claimed
         assert check_reverse(answer, P2, reprove=False).valid, (seed, found)
         sizes.append(len(pos))
     assert max(sizes) >= 20
@@ -886,7 +888,7 @@ def test_a_finish_met_by_any_symmetric_walk_replays_from_the_start():
             assert status == FOUND, (seed, sym)
             found = chains(ks._found_jumps(walk, complete=False))
             answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
-                      "status": "feasible", "objective": len(found), "bound": 1}
+                      "status": "feasible", "objective": len(found), "bound": None}
             assert len(found) <= moves and check_reverse(answer, P2, reprove=False).valid, (seed, sym, found)
             fr = walk.frames
             raw = [(int(fr.fi[i, MOVER]) + 1, int(fr.fi[i, LANDING]) + 1) for i in range(int(fr.state[DEPTH]))]
@@ -914,19 +916,19 @@ def test_kernel_with_target_matches_plain_bfs():
 def test_unsolvable_22_stones_is_proven_infeasible_and_checked():
     res = solve_reverse(SKETCH, position=UNSOLVABLE_22)
     assert (res["status"], res["moves"], res["engine"]) == ("infeasible", [], "kernel")
-    assert res["proof"].startswith("exhausted search: no sequence of jumps leaves one stone")
+    assert res["proof"] == {"kind": "exhausted search", "bound": len(UNSOLVABLE_22), "engine": "kernel"}
     report = check_reverse(res, SKETCH)
     assert report.valid and report.notes == ("infeasible confirmed: the checker's kernel exhausted the search",)
 
 
-def _split_first_chain(answer):
-    """The same finish with its first chain cut into two moves (one move more)."""
+def _split_first_chain(answer, move=0):
+    """The same finish with the chain of ``move`` (default the first) cut into two moves (one move more)."""
     out = copy.deepcopy(answer)
-    first = out["moves"][0]
+    first = out["moves"][move]
     cut = 1
-    out["moves"][0:1] = [{"from": first["from"], "jumps": first["jumps"][:cut]},
-                         {"from": first["jumps"][cut - 1], "jumps": first["jumps"][cut:]}]
-    out["objective"] = out["bound"] = len(out["moves"])
+    out["moves"][move:move + 1] = [{"from": first["from"], "jumps": first["jumps"][:cut]},
+                                   {"from": first["jumps"][cut - 1], "jumps": first["jumps"][cut:]}]
+    out["objective"] = out["bound"] = out["proof"]["bound"] = len(out["moves"])
     return out
 
 
@@ -939,10 +941,17 @@ def test_checker_reproves_optimality_and_infeasibility_claims():
     assert _faults(check_reverse, longer) == [                   # ... but not optimal
         f"status optimal but {best} moves suffice: the checker found a finish in {best} moves"]
     longer["status"] = "feasible"
-    assert _faults(check_reverse, longer)[0].startswith(f"bound {best + 1} but {best} moves suffice")
-    longer["bound"] = best
+    assert _faults(check_reverse, longer) == [
+        f"status feasible with bound {best + 1} equal to the objective: that is optimal"]
+    longest = _split_first_chain(longer, 1)       # one move more again: a bound of best + 1 is then false
+    longest.update(status="feasible", bound=best + 1, proof=dict(longest["proof"], bound=best + 1))
+    assert _faults(check_reverse, longest) == [
+        f"bound {best + 1} but {best} moves suffice: the checker found a finish in {best} moves"]
+    longer["bound"] = longer["proof"]["bound"] = best
     assert check_reverse(longer, P2).valid
-    claim = {"position": rev["position"], "moves": [], "status": "infeasible", "objective": None, "bound": 33}
+    proof = {"kind": "exhausted search", "bound": 32, "engine": "kernel"}
+    claim = {"position": rev["position"], "moves": [], "status": "infeasible", "objective": None, "bound": 32,
+             "engine": "kernel", "proof": proof}
     faults = _faults(check_reverse, claim)
     assert len(faults) == 1 and faults[0].startswith("status infeasible but a finish exists: the checker found one in ")
 
@@ -1144,8 +1153,8 @@ def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share
     assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
     assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
     assert replay_reverse(SKETCH, pos, res.moves)[0] is None
-    out = solve_reverse(SKETCH, position=pos, node_limit=6_000)  # with 10,000 the deepening's finish comes after 8,793
-    assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
+    out = reverse_answer(SKETCH, ReverseRequest(start=tuple(pos), node_limit=6_000))  # with 10,000 the deepening's
+    assert (out.status, out.objective, out.bound) == ("unknown", None, 4)          # finish comes after 8,793
 
 
 def test_a_short_first_answer_comes_before_the_search_for_any_finish():
@@ -1230,7 +1239,7 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
     bench = committed("jump-bench-2")
     assert check_reverse(bench, P2, reprove=False).valid
     with pytest.raises(SolutionError,
-                       match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat, census$"):
+                       match=r"^jump-reverse: field 'engine' is 'gurobi', not one of kernel, python, sat, census$"):
         check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
     report = check_reverse(dict(bench, seed=3), P2, reprove=False)
     other = names(solve_forward(P2, seed=3)["final_position"])
