@@ -3,14 +3,13 @@
 Every nested object (a jump step, a reverse move, a backend's run, a certificate, a call of
 That's My Line's solver) is closed: an unknown field is refused with its path
 (``steps[0].jumped``). Run facts are held to what a run can produce: ``seconds`` finite and at
-least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a ``proof`` in the words a
-search writes, That's My Line's ``stones`` at most the board's nodes. A top-level field the
+least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a jump ``proof`` an object
+``{kind, bound, engine}``, That's My Line's ``stones`` at most the board's nodes. A top-level field the
 puzzle does not know is refused by its checker, which keeps that list.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationInfo, field_validator
@@ -26,8 +25,6 @@ _OPEN = ConfigDict(extra="allow", strict=True)
 Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Node = Annotated[StrictInt | StrictStr, Field()]
 Count = Annotated[StrictInt, Field(ge=0)]
-PROOF_WORDS = re.compile(r"^(exhausted search|no finish within \d+ moves?)|position class|pagoda|Merson|no node|census")
-"""What a jump search writes as its proof of a bound (or nothing)."""
 
 
 class RunFacts(BaseModel):
@@ -60,16 +57,31 @@ class ReverseMove(BaseModel):
     jumps: list[Node]
 
 
+FREE_TEXT_PROOF = ("is free text (an answer file of an earlier version), which nothing can check: solve the "
+                   "position again for a proof {kind, bound, engine}")
+"""Why a jump answer's free-text ``proof`` is refused (by this shape and by the jump checker)."""
+
+
+class JumpProof(BaseModel):
+    """A reverse answer's proof of its bound: its kind and engine are judged by the jump checker
+    (:mod:`powertwo.solvers.jump.proof` lists them)."""
+
+    model_config = _CLOSED
+    kind: StrictStr
+    bound: Count
+    engine: StrictStr
+
+
 class ReverseAnswer(RunFacts):
     moves: list[ReverseMove] = Field(default=[], max_length=10_000)
-    proof: StrictStr | None = None
+    proof: JumpProof | None = None
     chain_steps: Count | None = None
 
-    @field_validator("proof")
+    @field_validator("proof", mode="before")
     @classmethod
-    def _proof_words(cls, value: str | None) -> str | None:
-        if value and not PROOF_WORDS.search(value):
-            raise ValueError("is not a proof a search writes (the checker proves bounds itself)")
+    def _no_free_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            raise ValueError(FREE_TEXT_PROOF)
         return value
 
 
