@@ -163,6 +163,7 @@ def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time
     """A forward answer: the first one in a fixed search order that uses at least one chain jump
     (an answer without chains is undone by one move of its jumper, RULES.md section 5), or with
     ``seed`` a seeded random one (chains preferred)."""
+    # progress: unread (the search takes milliseconds), taken as the registry's solve hook takes it
     corner = corner_of(board, corner)
     if _backend(backend) != "search":
         raise SolutionError(
@@ -191,7 +192,7 @@ def forward_result(board: Board, corner: NodeId, steps: Sequence[ForwardStep], s
     return {
         "puzzle": FORWARD, **board_fields(board), "corner": corner,
         "steps": [{"place": s.place, "jumps": list(s.jumps)} for s in steps],
-        "final_position": forward_final(board, corner, steps),
+        "final_position": forward_final(corner, steps),
         "seconds": round(seconds, 3),
     }
 
