@@ -256,7 +256,7 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
                 g.add_edge(("stone", p), "sink", capacity=1)
         if "sink" not in g:
             return 0
-        return nx.maximum_flow_value(g, "source", "sink")
+        return int(nx.maximum_flow_value(g, "source", "sink"))
 
     # ------------------------------------------------------------ the referee: walk a turn step by step
     def _walk(self, state: NetzwerkState, turn: NetTurn, *, feed: bool = True,

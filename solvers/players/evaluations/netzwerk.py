@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkGeometry, NetzwerkState
+from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkGeometry, NetzwerkState, Nodes
 
 PLAYOUT_PLIES = 0
 SCALE = 3.0
@@ -34,7 +34,7 @@ def evaluate(game: Netzwerk, state: NetzwerkState, player: int) -> float:
     return side(player) - side(1 - player)
 
 
-def energy_weights(game: Netzwerk, own: frozenset, opp: frozenset, me: int) -> list[float]:
+def energy_weights(game: Netzwerk, own: Nodes, opp: Nodes, me: int) -> list[float]:
     """The worth of an energy stone on each point (by bit index) to ``me``: its nearness to the own
     pieces short of the goal row, less one per opponent piece it touches (it would feed that piece)."""
     geo = game.geometry
@@ -58,7 +58,7 @@ def _nearness(geo: NetzwerkGeometry) -> dict[int, dict[int, float]]:
     return out
 
 
-def candidates(game: Netzwerk, state: NetzwerkState) -> list:
+def candidates(game: Netzwerk, state: NetzwerkState) -> list[NetTurn]:
     """One turn per distinct result of the piece phase, with no energy move."""
     if game.outcome(state) is not None:
         return []
@@ -100,7 +100,7 @@ def finish(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> NetTurn:
 class _EnergyPhase:
     """Phase (b) step by step on bit masks: the occupied points, the stones not yet moved, the lines used."""
 
-    def __init__(self, game: Netzwerk, state: NetzwerkState, own: frozenset, opp: frozenset):
+    def __init__(self, game: Netzwerk, state: NetzwerkState, own: Nodes, opp: Nodes):
         me = state.to_move
         pieces = (own, opp) if me == 0 else (opp, own)
         bit = game.geometry.bit
