@@ -452,6 +452,9 @@ _CLICK_TOKEN = re.compile(r"[A-Za-z]*[0-9]+")
 """A node in move notation (``42``, ``b4``, ``e21``): the default click sequence of a move."""
 
 REGISTRY: dict[str, type[Game]] = {}
+"""Every game by name. Complete whenever this module can be used: Python runs the package's
+``__init__`` (which imports every game module, each registering its game) before any of its
+modules, so the look-ups below import nothing (an import here would close a circle)."""
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -461,20 +464,14 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def game_names() -> tuple[str, ...]:
-    _import_all()
     return tuple(REGISTRY)
 
 
 def get_game(name: str, board: Board | None = None, **options: Any) -> Game:
     """The game called ``name`` with its options; :class:`RecordError` if unknown."""
-    _import_all()
     if name not in REGISTRY:
         raise RecordError(f"unknown game {name!r} (known: {', '.join(REGISTRY)})")
     return REGISTRY[name](board, **options)
-
-
-def _import_all() -> None:
-    import powertwo.rules  # noqa: F401  (importing the package registers every game module)
 
 
 # ---------------------------------------------------------------- game records

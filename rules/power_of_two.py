@@ -324,7 +324,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
             aged.discard(move.frm)
             aged.add(move.to)
         after = state.occupied - {move.frm} | {move.to}
-        ends = self.served(after, move, self.doorways(after, move.to))
+        ends = self.served(move, self.doorways(after, move.to))
         mine |= move.placed
         if ends:
             for v in [move.to] + [e for e in ends if e in mine]:
@@ -336,7 +336,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         light, dark = (frozenset(mine), state.dark) if me == LIGHT else (state.light, frozenset(mine))
         return PowerOfTwoState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
 
-    def served(self, after: frozenset[NodeId], move: Turn, ends: list[NodeId]) -> list[NodeId]:
+    def served(self, move: Turn, ends: list[NodeId]) -> list[NodeId]:
         """The ends of the doorways whose stones age this turn: those that received a stone, i.e. a
         placed stone completes the triangle ``to``-end-placed (seed, Aktion 4: "die zum o.g. Dreieck
         ergänzt wurden ... nach Einsetzen des neuen Steins"); with the option ``age_unserved`` every

@@ -1,6 +1,6 @@
 """``powertwo moves|perft|validate|play``: the referee for the games of RULES.md.
 
-Every command works for every registered game (``rules.game_names()``) through
+Every command works for every registered game (:func:`powertwo.rules.game_names`) through
 the hooks of :class:`powertwo.rules.Game`. Rule options are given as ``--option
 NAME=VALUE`` (repeatable; ``true``/``false`` and numbers are read as such), e.g.
 ``--option exact_reserve=true`` or ``--option stones=unlimited``; every yes/no option

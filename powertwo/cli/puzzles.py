@@ -35,7 +35,7 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
               help="jump-reverse: MiB for the search's hash tables (default 4096; at most the machine's memory).")
 @click.option("--workers", type=Workers(), default=None,
               help="jump-reverse: search threads, 1 to the core count (default 1: the same run every time; "
-                   "2 on 2 cores finish hard positions 1.6-1.8 times faster).")
+                   "more threads finish hard positions sooner on as many cores, in a run that may differ).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
               help="sat backend: write the DRAT proof of the last call (beside the --out file). "

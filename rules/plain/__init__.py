@@ -1,5 +1,5 @@
 """Plain "rules as written" legality tests, one module per game, kept apart from the
-fast generators in :mod:`rules` and used only to cross-check them.
+fast generators in :mod:`powertwo.rules` and used only to cross-check them.
 
 Each module offers ``candidates(game, state)`` (every move worth asking about,
 a superset of the legal ones, found by brute force), ``check(game, state,

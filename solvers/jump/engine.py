@@ -1,7 +1,7 @@
 """Get a Jump On: the search engine (forward placement, reverse peg solitaire by moves).
 
 Positions are ``int`` bitmasks: bit ``v - 1`` set means a stone on node ``v``. Every
-table is computed once per board from its jump triples (:attr:`boards.Board.jumps`),
+table is computed once per board from its jump triples (:attr:`powertwo.boards.Board.jumps`),
 so the engine works on any board given by its lines (the Power of Two board, the
 English 33-hole board, ...).
 

@@ -37,7 +37,8 @@ def _run_cp_sat(model: Any, time_limit: float | None) -> tuple[Any, Any]:
 
 
 def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
-                  progress: Progress = no_progress) -> dict:
+                  progress: Progress = no_progress) -> dict[str, Any]:
+    # progress: unread (one CP-SAT call), taken as _solve_sat takes it: solve calls either alike
     from ortools.sat.python import cp_model
 
     cm = cp_sat_model(board, supply, symmetry=symmetry)
@@ -58,14 +59,14 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
 
 
 def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry: bool,
-               progress: Progress = no_progress) -> dict:
+               progress: Progress = no_progress) -> dict[str, Any]:
     """Linear search upwards: find a legal final position, then ask for one stone more, until the
     solver proves that none exists (the optimum's upper bound)."""
     from pysat.solvers import Solver
 
     sm = sat_model(board, supply, symmetry=symmetry)
     budget = Budget.seconds(time_limit)
-    calls: list[dict] = []
+    calls: list[dict[str, Any]] = []
     final: FinalPosition | None = None
     bound = trivial_bound(board, supply)
     status = "unknown"
@@ -101,7 +102,8 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
 
 
 # ---------------------------------------------------------------------------- score
-def _score_cp_sat(board: Board, supply: Supply, score: Score, time_limit: float | None, symmetry: bool) -> dict:
+def _score_cp_sat(board: Board, supply: Supply, score: Score, time_limit: float | None,
+                  symmetry: bool) -> dict[str, Any]:
     """CP-SAT on the model with ``l = L``, ``d = D`` and no objective: OPTIMAL (a model without an
     objective is solved when one solution is found) or FEASIBLE give a game, INFEASIBLE the proof."""
     from ortools.sat.python import cp_model
@@ -120,7 +122,8 @@ def _score_cp_sat(board: Board, supply: Supply, score: Score, time_limit: float 
     return out
 
 
-def _score_sat(board: Board, supply: Supply, score: Score, time_limit: float | None, symmetry: bool) -> dict:
+def _score_sat(board: Board, supply: Supply, score: Score, time_limit: float | None,
+               symmetry: bool) -> dict[str, Any]:
     """One SAT call under the assumptions "exactly L Light and D Dark stones"."""
     from pysat.solvers import Solver
 
@@ -142,7 +145,7 @@ def _score_sat(board: Board, supply: Supply, score: Score, time_limit: float | N
 # ---------------------------------------------------------------------------- solve
 def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: float | None = None,
           symmetry: bool = True, score: Any = None, proof: str | None = None,
-          progress: Progress = no_progress) -> dict:
+          progress: Progress = no_progress) -> dict[str, Any]:
     """The most stones a legal That's My Line game can end with, with its game record; with
     ``score`` (``"19:16"``: Light's and Dark's stones at the end), a legal game that ends so, or
     the proof that none does.
@@ -186,8 +189,8 @@ def solve(board: Board, backend: str = "cp-sat", stones: Any = 16, time_limit: f
     return result
 
 
-def _certificate(board: Board, supply: Supply, result: dict, score: Score | None, files: tuple[Path, Path],
-                 progress: Progress) -> dict:
+def _certificate(board: Board, supply: Supply, result: dict[str, Any], score: Score | None, files: tuple[Path, Path],
+                 progress: Progress) -> dict[str, Any]:
     """``--proof``: the DRAT certificate of the result's proof, written to ``files`` (CNF, proof)
     and named in the fields ``certified`` and ``certificate``; nothing when nothing was proven."""
     claim: Claim | None = None

@@ -75,7 +75,7 @@ def _splits(board: Board, supply: Supply, optimum: int) -> tuple[tuple[int, int]
     return tuple(optimal_splits(board, supply, optimum))
 
 
-def _first_pass(game: Any, states: list, moves: list[str]) -> str | None:
+def _first_pass(states: list[Any], moves: list[str]) -> str | None:
     for state, text in zip(states, moves, strict=False):
         if text.strip().lower() == "pass":
             return "light" if state.to_move == LIGHT else "dark"
@@ -97,7 +97,7 @@ class _Claims:
     score: Score | None = None
 
     @classmethod
-    def read(cls, data: Mapping, board: Board) -> _Claims:
+    def read(cls, data: Mapping[str, Any], board: Board) -> _Claims:
         where = PUZZLE
         if not isinstance(data, Mapping):
             raise SolutionError(f"{where}: not a JSON object")
@@ -125,7 +125,7 @@ class _Claims:
                    node_list(data, "dark", board, where) if "dark" in data else None, score)
 
 
-def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
+def check(data: Mapping[str, Any], board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
     """Check a solution file: replay its record, compare every field with the replay, re-prove
     the claimed bound (and with it the optimum, the Light/Dark splits and each backend's
     reported result). Each fault names the move or field it concerns; an unknown or malformed
@@ -162,7 +162,7 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path |
     return CheckReport(tuple(faults), tuple(notes), summary)
 
 
-def _check_score(data: Mapping, board: Board, claims: _Claims, prove: bool, base: Path | None) -> CheckReport:
+def _check_score(data: Mapping[str, Any], board: Board, claims: _Claims, prove: bool, base: Path | None) -> CheckReport:
     """A file that answers "does a legal game end L to D?": a record that the referee replays to a
     finished game with exactly that score (status feasible), or the claim that none exists
     (status infeasible: re-proven by SAT, and its certificate re-checked when it gives one)."""
@@ -220,7 +220,7 @@ def _score_reachable(board: Board, supply: Supply, score: Score, time_limit: flo
         return sat_call(solver, sm.score_literals(score.pair), Budget.seconds(time_limit))
 
 
-def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, faults: list[str],
+def _check_replay(data: Mapping[str, Any], claims: _Claims, game: Any, states: list[Any], faults: list[str],
                   notes: list[str]) -> None:
     """A record the referee accepts: the game must be over, and every field must say what the
     replay shows (stones, counts, passes, the first pass, the outcome)."""
@@ -249,7 +249,7 @@ def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, fault
         claimed = data["first_pass"]
         if claimed not in (None, "light", "dark"):
             raise SolutionError(f"{where}: field 'first_pass' must be \"light\", \"dark\" or null")
-        real_first = _first_pass(game, states, moves)
+        real_first = _first_pass(states, moves)
         if claimed != real_first:
             faults.append(f"field 'first_pass' is {claimed}, the record's first pass is "
                           f"{'by ' + real_first if real_first else 'none'}")
@@ -261,7 +261,7 @@ def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, fault
                           f"{outcome.reason if outcome else 'it is not over'!r}")
 
 
-def _claim_faults(data: Mapping, claims: _Claims) -> list[str]:
+def _claim_faults(data: Mapping[str, Any], claims: _Claims) -> list[str]:
     """The status, the solver's words, the bound and the objective against each other."""
     where, status, bound, objective = PUZZLE, claims.status, claims.bound, claims.objective
     faults = []
@@ -305,7 +305,7 @@ def _proven_optimum(board: Board, claims: _Claims, faults: list[str], notes: lis
     return bound
 
 
-def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, faults: list[str],
+def _check_proven(data: Mapping[str, Any], board: Board, supply: Supply, optimum: int, faults: list[str],
                   notes: list[str]) -> None:
     """The fields that follow from the proven optimum: splits, each backend's result, SAT calls."""
     where = PUZZLE
@@ -341,7 +341,7 @@ def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, fau
                          f"{optimum} (their runs are not repeated)")
 
 
-def _check_calls(data: Mapping, board: Board, supply: Supply, total: int, faults: list[str]) -> None:
+def _check_calls(data: Mapping[str, Any], board: Board, supply: Supply, total: int, faults: list[str]) -> None:
     """The SAT backend's calls: "sat" for "at least k stones" is confirmed by the file's own game
     (k <= its stones) or refuted by a proof; "unsat" is re-proved."""
     where = PUZZLE
