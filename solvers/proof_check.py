@@ -11,7 +11,10 @@ The body is read as it is checked, depth first: at a position of the winner the 
 read, judged by the plain referee and played; at a position of the defender the checker lists every
 legal move itself and reads one record per distinct result, in the order of their notation (a
 proof that leaves one out is refused: its count of defences differs, or its records no longer fit).
-A leaf must be a finished game the winner won, or (That's My Line) a position decided by the count
+A claim (a position the certificate claims won without writing out its proof, That's My Line) is
+re-proven by the checker's judge (:mod:`.proof_judge`), an exact search of its own that shares
+nothing with the producer. A leaf must be a finished game the winner won, or (That's My Line) a
+position decided by the count
 bound, which the checker works out itself from the plain referee: stones are never removed and the
 nodes a side may place on only shrink, so a side whose stones placed plus the nodes still open to it
 (within its supply) stay below the other's stones placed has lost. A reference must name a kept
@@ -36,7 +39,7 @@ from powertwo.boards import Board, BoardError, load as load_board
 from powertwo.rules import Game, RulesError, get_game
 
 from .proof_format import (
-    COUNT_FIELDS, KEPT, LEAF, NODE, REF, BodyReader, ProofFormatError, read_header,
+    CLAIM, COUNT_FIELDS, KEPT, LEAF, NODE, REF, BodyReader, ProofFormatError, read_header,
 )
 from .registry import CheckReport, Progress, no_progress
 
@@ -267,6 +270,7 @@ class _Walk:
     on_line: set = field(default_factory=set)
     history: frozenset = frozenset()
     first: str | None = None
+    judge: Any = None
 
     def run(self, root: Any, first_move: str | None) -> None:
         self.history = self._history(root)
@@ -321,6 +325,9 @@ class _Walk:
         if tag == LEAF:
             self.leaf(state)
             return None
+        if tag == CLAIM:
+            self.claim(state)
+            return None
         if tag not in (NODE, KEPT):
             raise ProofRefused(f"{self.where(state)}: record tag {tag} is unknown")
         return self.expand(state, tag == KEPT, root)
@@ -350,6 +357,23 @@ class _Walk:
         if self.plain.bound(state) != self.winner:
             raise ProofRefused(f"{self.where(state)}: marked as decided, but the game goes on and no exact bound "
                                f"decides it for {game.player_name(self.winner)}")
+
+    def claim(self, state: Any) -> None:
+        """A claimed position: the judge re-proves it (That's My Line), or the proof is refused."""
+        self.counts["positions"] += 1
+        self.counts["claims"] += 1
+        game = self.plain.game
+        if self.judge is None:
+            if game.name != "thats-my-line" or game.board.size > 64:
+                raise ProofRefused(f"{self.where(state)}: claimed won, but no judge re-proves claims of {game.name} "
+                                   f"on {game.board.name}")
+            from .proof_judge import TmlJudge
+
+            self.judge = TmlJudge(game.board, getattr(game, "supply", None), self.plain.perms)
+        if self.judge.mover_wins(state.light, state.dark, state.to_move, state.last_placer) != \
+                (state.to_move == self.winner):
+            raise ProofRefused(f"{self.where(state)}: claimed won for {game.player_name(self.winner)}, but the "
+                               "judge finds the other side wins")
 
     def expand(self, state: Any, keep: bool, root: bool) -> _Frame:
         game = self.plain.game

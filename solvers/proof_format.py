@@ -12,7 +12,10 @@ records in depth-first pre-order over the proof, starting at the root. Every rec
   With the defender to move, the number of distinct defences follows, then one record per defence, in
   the order of their notation (the checker generates the defences itself, so none is written down).
   A :data:`KEPT` position is remembered: the ``k``-th kept position of the stream is number ``k``.
-* ``REF + k`` (3 and up): the position is kept position ``k`` (up to the board's symmetries), whose
+* :data:`CLAIM` (3): the position is won for the winner, a claim the checker re-proves with the game's
+  independent judge (:mod:`.proof_judge`): a proof too large to write out in full keeps its first
+  levels and claims its frontier.
+* ``REF + k`` (4 and up): the position is kept position ``k`` (up to the board's symmetries), whose
   proof is complete: a transposition or a symmetric position, proven once.
 
 Numbers are unsigned LEB128 varints; a text is its length in bytes, then UTF-8. The header names the
@@ -29,12 +32,12 @@ from typing import Any, BinaryIO, Iterator
 
 FORMAT = "powertwo-proof/1"
 """The ``certificate`` field of every header: the format's name and version."""
-LEAF, NODE, KEPT, REF = 0, 1, 2, 3
+LEAF, NODE, KEPT, CLAIM, REF = 0, 1, 2, 3, 4
 HEADER_LIMIT = 1 << 20
 """The longest header a reader accepts (bytes)."""
-COUNT_FIELDS = ("positions", "winner_nodes", "defender_nodes", "leaves", "references", "kept")
+COUNT_FIELDS = ("positions", "winner_nodes", "defender_nodes", "leaves", "claims", "references", "kept")
 """The counts a header carries: positions (records that are not references), winner nodes (one move
-each), defender nodes (every defence), leaves, references and kept positions."""
+each), defender nodes (every defence), leaves, claims, references and kept positions."""
 READ_CHUNK = 1 << 16
 
 
@@ -153,5 +156,5 @@ class BodyReader:
         return False
 
 
-__all__ = ["FORMAT", "LEAF", "NODE", "KEPT", "REF", "COUNT_FIELDS", "ProofFormatError", "is_certificate",
+__all__ = ["FORMAT", "LEAF", "NODE", "KEPT", "CLAIM", "REF", "COUNT_FIELDS", "ProofFormatError", "is_certificate",
            "write_varint", "write_text", "write_certificate", "read_header", "BodyReader"]

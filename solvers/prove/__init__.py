@@ -19,11 +19,10 @@ from typing import Any
 
 from powertwo.rules import Game
 
-from ..proof_format import FORMAT
 from ..registry import Progress, no_progress
 from .dfpn import ENTRY_BYTES, INF, ProveError, Search, SearchStopped
 from .positions import Positions
-from .tree import ordered_children, write_proof
+from .tree import certificate_header, ordered_children, write_proof
 from .values import (
     Certificate, Figures, Limits, ProofResult, ProofSize, RootMove, Run, Stop, Value, Verdict,
 )
@@ -55,11 +54,26 @@ class _Clock:
 NO_LIMITS = Limits()
 
 
+ENGINES = ("auto", "df-pn", "compiled")
+"""``auto``: the compiled producer where it serves the game (That's My Line, at most 64 nodes), else
+df-pn; ``df-pn`` and ``compiled`` ask for one."""
+
+
 def prove(game: Game, state: Any, *, limits: Limits = NO_LIMITS, symmetry: bool = True,
-          progress: Progress = no_progress, board_name: str | None = None) -> ProofResult:
+          progress: Progress = no_progress, board_name: str | None = None, engine: str = "auto") -> ProofResult:
     """Who wins ``state`` of ``game`` (see the module text). ``board_name`` is how the certificate
-    names the board (default its name)."""
+    names the board (default its name); ``engine`` one of :data:`ENGINES`."""
     from ..players.evaluations import evaluation_for
+    from . import tml
+
+    if engine not in ENGINES:
+        raise ProveError(f"engine {engine!r}: use one of {', '.join(ENGINES)}")
+    if engine == "compiled" and not tml.usable(game):
+        raise ProveError("the compiled producer proves That's My Line on boards of at most 64 nodes "
+                         "with a supply of at least one stone")
+    if engine != "df-pn" and tml.usable(game):
+        return tml.prove_tml(game, state, limits=limits, symmetry=symmetry, progress=progress,
+                             board_name=board_name)
 
     clock = _Clock()
     if limits.seconds is not None:
@@ -95,11 +109,13 @@ def _take_turns(state: Any, attempts: dict[int, _Attempt], positions: Positions,
             try:
                 pn, dn, rests = attempt.search.run(state, end)
             except SearchStopped as stop:
+                attempt.numbers = attempt.search.root_numbers(state)
                 if stop.reason != Stop.TIME or time.monotonic() >= clock.deadline:
                     return stop.reason
                 _report(attempts, clock, progress)
                 continue
             except KeyboardInterrupt:
+                attempt.numbers = attempt.search.root_numbers(state)
                 return Stop.INTERRUPTED
             attempt.numbers = (pn, dn)
             if pn == 0:
@@ -141,8 +157,9 @@ def _result(game: Game, state: Any, attempts: dict[int, _Attempt], stopped: Stop
         progress("writing the proof")
         written = write_proof(attempts[winner].search, state, progress)
         size, first = written.size, written.first_move
-        certificate = Certificate(header=_header(game, state, value, winner, first, size, symmetry, board_name),
-                                  body=written.body)
+        header = certificate_header(game, state, value, winner, first, size, symmetry=symmetry,
+                                    board_name=board_name, producer="df-pn")
+        certificate = Certificate(header=header, body=written.body)
     seconds = time.monotonic() - clock.began
     runs = tuple(Run(attacker=game.player_name(p), verdict=a.verdict, proof_number=_finite(a.numbers[0]),
                      disproof_number=_finite(a.numbers[1]), expanded=a.search.expanded)
@@ -180,15 +197,6 @@ def _root_moves(game: Game, state: Any, attempts: dict[int, _Attempt]) -> tuple[
                 value = Value.WON if player == me else Value.LOST
         out.append(RootMove(move=text, value=value))
     return tuple(out)
-
-
-def _header(game: Game, state: Any, value: Value, winner: int, first: str | None, size: ProofSize,
-            symmetry: bool, board_name: str | None) -> dict[str, Any]:
-    return {"certificate": FORMAT, "game": game.name, "options": dict(game.options),
-            "board": board_name or game.board.name, "board_fingerprint": game.board.fingerprint,
-            "root": game.state_to_json(state), "to_move": game.player_keys[state.to_move], "value": value.value,
-            "winner": game.player_keys[winner], "move": first, "counts": size.to_json(), "symmetry": symmetry,
-            "producer": "df-pn"}
 
 
 __all__ = ["prove", "Limits", "ProofResult", "ProofSize", "Value", "Stop", "Verdict", "Figures", "Run", "RootMove",

@@ -120,6 +120,11 @@ class Search:
             return entry[0], entry[1], frozenset()
         return self.mid(root, key, repetition, 0, INF, INF)
 
+    def root_numbers(self, root: Any) -> tuple[int, int]:
+        """The root's proof and disproof numbers as the table last stored them (1, 1 before)."""
+        entry = self.table.get(self.positions.key(root))
+        return (entry[0], entry[1]) if entry is not None else (1, 1)
+
     def terminal(self, state: Any) -> Numbers | None:
         """The numbers of a finished game or one the game's shortcut decides; ``None`` otherwise."""
         out = self.game.outcome(state)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable
 
-from ..proof_format import KEPT, LEAF, NODE, REF, write_text, write_varint
+from ..proof_format import FORMAT, KEPT, LEAF, NODE, REF, write_text, write_varint
 from .dfpn import PROVEN, Search
-from .values import ProofSize
+from .values import ProofSize, Value
 
 LEAF_RECORD, NODE_RECORD, REF_RECORD = 0, 1, 2
 PROGRESS_EVERY = 100_000
@@ -148,7 +148,7 @@ def encode(records: list[tuple], attacker_nodes: int) -> tuple[bytes, ProofSize]
             else:
                 write_varint(body, record[2])
     size = ProofSize(positions=nodes + leaves, winner_nodes=attacker_nodes, defender_nodes=nodes - attacker_nodes,
-                     leaves=leaves, references=references, kept=len(kept))
+                     leaves=leaves, claims=0, references=references, kept=len(kept))
     return bytes(body), size
 
 
@@ -163,4 +163,14 @@ def write_proof(search: Search, root: Any, progress: Callable[[str], None]) -> W
     return WrittenProof(body=body, size=size, first_move=first_move)
 
 
-__all__ = ["WrittenProof", "write_proof", "encode", "ordered_children", "ProofWalkError"]
+def certificate_header(game: Any, state: Any, value: Value, winner: int, first: str | None, size: ProofSize, *,
+                       symmetry: bool, board_name: str | None, producer: str) -> dict[str, Any]:
+    """The header of a certificate (see :mod:`..proof_format`)."""
+    return {"certificate": FORMAT, "game": game.name, "options": dict(game.options),
+            "board": board_name or game.board.name, "board_fingerprint": game.board.fingerprint,
+            "root": game.state_to_json(state), "to_move": game.player_keys[state.to_move], "value": value.value,
+            "winner": game.player_keys[winner], "move": first, "counts": size.to_json(), "symmetry": symmetry,
+            "producer": producer}
+
+
+__all__ = ["certificate_header", "WrittenProof", "write_proof", "encode", "ordered_children", "ProofWalkError"]

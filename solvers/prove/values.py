@@ -57,13 +57,15 @@ class ProofSize:
     """The size of a proof, counted as its certificate holds it."""
 
     positions: int
-    """Positions written out (every record that is not a reference)."""
+    """Positions written out (every record that is not a reference: expanded, leaves and claims)."""
     winner_nodes: int
     """Positions with the winner to move: one move each."""
     defender_nodes: int
     """Positions with the defender to move: every defence."""
     leaves: int
     """Positions decided by the rules or an exact shortcut."""
+    claims: int
+    """Positions claimed won, re-proven by the checker's judge (a proof written out in part)."""
     references: int
     """Positions proven earlier in the proof (a transposition or a symmetric position)."""
     kept: int
@@ -71,19 +73,20 @@ class ProofSize:
 
     def to_json(self) -> dict[str, int]:
         return {"positions": self.positions, "winner_nodes": self.winner_nodes,
-                "defender_nodes": self.defender_nodes, "leaves": self.leaves, "references": self.references,
-                "kept": self.kept}
+                "defender_nodes": self.defender_nodes, "leaves": self.leaves, "claims": self.claims,
+                "references": self.references, "kept": self.kept}
 
 
 @dataclass(frozen=True)
 class Run:
-    """One df-pn search: who it tried to prove a win for, what it came to, its root's proof and
-    disproof numbers and the positions it expanded."""
+    """One search: who it tried to prove a win for, what it came to, its root's proof and
+    disproof numbers (df-pn; -1: infinite; ``None``: a search without them) and the positions it
+    expanded."""
 
     attacker: str
     verdict: Verdict
-    proof_number: int
-    disproof_number: int
+    proof_number: int | None
+    disproof_number: int | None
     expanded: int
 
     def to_json(self) -> dict[str, Any]:
