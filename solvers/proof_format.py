@@ -108,7 +108,7 @@ class BodyReader:
             while not unpack.eof:
                 raw = handle.read(READ_CHUNK)
                 if not raw:
-                    return
+                    raise ProofFormatError(f"{self.where}: the compressed body is cut short")
                 yield unpack.decompress(raw)
             if unpack.unused_data or handle.read(1):
                 raise ProofFormatError(f"{self.where}: data after the end of the compressed body")

@@ -157,14 +157,11 @@ def test_a_changed_leaf_is_refused(proof_4x4, tmp_path):
     # a leaf turned claim is still a won position (the judge re-proves it): the counts tell
     fault = fault_of(rewrite(tmp_path / "p.proof", result, changed), board)
     assert "counts differ" in fault
-    for label in board.labels:  # the leaf's position changed: the move before it replaced
-        moved = recs[:k] + [dict(recs[k], move=label)] + recs[k + 1:]
-        report = check_certificate(rewrite(tmp_path / "q.proof", result, moved), board=board)
-        if not report.valid and "marked as decided" in report.faults[0]:
-            assert "position after" in report.faults[0]
-            break
-    else:
-        pytest.fail("no replaced move made the leaf undecided")
+    # a position written out, claimed decided instead (its subtree replaced by a leaf)
+    k = next(i for i, r in enumerate(recs) if "move" in r and i > 0 and recs[i]["end"] - i > 3)
+    fault = fault_of(rewrite(tmp_path / "q.proof", result, recs[:k] + [{"tag": LEAF}] + recs[recs[k]["end"]:]),
+                     board)
+    assert "position after" in fault and "marked as decided, but the game goes on" in fault
 
 
 def test_a_wrong_reference_is_refused(proof_4x4, tmp_path):

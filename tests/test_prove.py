@@ -143,7 +143,7 @@ NEAR_END = [
                   "energy": ["e02", "e15", "e30", "e35", "e36", "e45"]}, 2),
     ("epaminondas", {"to_move": "white", "white": ["m3"], "black": ["g2"]}, 3),
     ("epaminondas", {"to_move": "black", "ply": 1, "white": ["l6"], "black": ["a2"]}, 2),
-    ("epaminondas", {"to_move": "white", "white": ["a11"], "black": ["n3"]}, 1),
+    ("epaminondas", {"to_move": "white", "white": ["a11"], "black": ["n3"]}, 2),
 ]
 
 
@@ -171,14 +171,19 @@ def test_a_finished_game_is_its_own_proof(tmp_path):
     assert certify(result, tmp_path / "p.proof").valid
 
 
-def test_neither_side_wins_tower_of_power_when_both_only_step_about():
-    """Two lone stones far apart: each can step forever, neither can force a capture in a finite
-    number of moves, so neither wins (a draw with best play); never won or lost."""
+def test_neither_side_wins_a_tower_of_power_game_drawn_by_its_move_limit():
+    """Two lone stones far apart and four plies to the move limit: neither can capture in time, so
+    the game is drawn with best play (neither), never won or lost; with no limit the search may
+    not decide, but never says won or lost either."""
+    game = get_game("tower-of-power", move_limit=6)
+    state = game.state_from_json({"to_move": "white", "ply": 2, "stacks": {"a1": "W", "h8": "B"}})
+    assert minimax(game, state, 4) is None
+    result = prove(game, state, limits=LIMITS)
+    assert result.value == Value.NEITHER and result.winner is None and result.certificate is None
     game = get_game("tower-of-power")
-    state = game.state_from_json({"to_move": "white", "stacks": {"a1": "W", "h8": "B"}})
-    result = prove(game, state, limits=Limits(seconds=120, memory_mib=256))
+    result = prove(game, game.state_from_json({"to_move": "white", "stacks": {"a1": "W", "h8": "B"}}),
+                   limits=Limits(seconds=5, memory_mib=64))
     assert result.value in (Value.NEITHER, Value.UNKNOWN)
-    assert result.certificate is None
 
 
 def test_an_unknown_answer_gives_figures_and_no_result():

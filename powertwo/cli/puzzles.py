@@ -347,9 +347,9 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
 def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
-    from powertwo.solvers.results import CENSUS, INFERENCE, jobs, run_all
+    from powertwo.solvers.results import CENSUS, INFERENCE, PROVE, jobs, run_all
 
-    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS]
+    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS, PROVE]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")
