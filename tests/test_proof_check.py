@@ -199,17 +199,23 @@ def test_the_checker_imports_nothing_of_the_producer():
 
 
 # ---------------------------------------------------------------- the judge of claims
+def random_position(game, rng, most: int):
+    """The position after up to ``most`` random moves (fewer when the game ends first)."""
+    state = game.start()
+    for _ in range(rng.randint(0, most)):
+        if game.outcome(state) is not None:
+            break
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return state
+
+
 def test_the_judge_finds_the_open_nodes_of_the_plain_referee():
     game = get_game("thats-my-line", stones="unlimited")
     plain = plain_module(game)
     judge = TmlJudge(game.board, game.supply, table_bits=12)
     rng = random.Random(5)
     for _ in range(20):
-        state = game.start()
-        for _ in range(rng.randint(0, 20)):
-            if game.outcome(state) is not None:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = random_position(game, rng, 20)
         for player, mine, theirs in ((0, state.light, state.dark), (1, state.dark, state.light)):
             mask = judge.open_nodes(mine, theirs)
             found = {v for v in game.board.nodes if mask >> judge.bit[v] & 1}
@@ -224,11 +230,7 @@ def test_the_judge_agrees_with_plain_minimax(n, diagonals, stones):
     rng = random.Random(n * 10 + diagonals)
     memo: dict = {}
     for _ in range(12):
-        state = game.start()
-        for _ in range(rng.randint(0, 4)):
-            if game.outcome(state) is not None:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        state = random_position(game, rng, 4)
         if game.outcome(state) is not None:
             continue
         winner = minimax(game, state, 2 * n * n + 2, memo)

@@ -5,18 +5,18 @@ checker (and refused when mutated), the plain referees' ends against the fast on
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from importlib import import_module
 from pathlib import Path
 
 import pytest
 
-from powertwo.boards import Board
 from powertwo.rules import get_game, game_names
 from powertwo.rules.plain import DRAW
 from powertwo.solvers.proof_check import check_certificate
 from powertwo.solvers.proof_format import is_certificate, write_certificate
 from powertwo.solvers.prove import Limits, Value, prove
+
+from test_thats_my_line_solitaire import grid
 
 LIMITS = Limits(seconds=300, memory_mib=256)
 
@@ -51,16 +51,6 @@ def minimax(game, state, depth, memo=None):
                     result = None
     memo[key] = result
     return result
-
-
-def grid(n: int, diagonals: bool) -> Board:
-    coords = tuple((Fraction(i), Fraction(j)) for j in range(n) for i in range(n))
-    at = lambda i, j: j * n + i + 1  # noqa: E731
-    lines = ([tuple(at(i, j) for i in range(n)) for j in range(n)]
-             + [tuple(at(i, j) for j in range(n)) for i in range(n)])
-    if diagonals:
-        lines += [tuple(at(i, i) for i in range(n)), tuple(at(i, n - 1 - i) for i in range(n))]
-    return Board(f"grid-{n}{'x' if diagonals else ''}", coords, tuple(lines))
 
 
 def certify(result, path: Path, board=None):
@@ -193,3 +183,39 @@ def test_an_unknown_answer_gives_figures_and_no_result():
     assert result.figures.stopped is not None and result.figures.expanded > 0
     data = result.to_json()
     assert data["value"] == "unknown" and data["figures"]["stopped"] == "time limit"
+
+
+# ---------------------------------------------------------------- symmetry: producer and checker agree
+@pytest.mark.parametrize("name", ["thats-my-line", "power-of-two", "david-goliath", "tower-of-power", "epaminondas"])
+def test_symmetric_positions_share_a_key_for_the_search_and_the_checker(name):
+    from powertwo.solvers.proof_check import _Plain
+    from powertwo.solvers.prove.positions import Positions
+
+    game = get_game(name)
+    positions = Positions.of(game)
+    plain = _Plain.of(game, symmetry=True)
+    assert positions.perms and sorted(positions.perms) == sorted(plain.perms)
+    state = game.start()
+    rng = random.Random(4)
+    for _ in range(6):
+        state = game.apply(state, rng.choice(game.moves(state).first(200)))
+    data = game.state_to_json(state)
+    for perm in positions.perms:
+        image = game.state_from_json(_relabel(data, lambda v, p=perm: p[game.board.node(v) - 1]))
+        assert positions.key(image) == positions.key(state)
+        assert plain.key(image) == plain.key(state)
+
+
+def _relabel(data, image):
+    """A position's JSON with every node (a list entry, a single node or a key of the stacks) mapped."""
+    out = {}
+    for field, value in data.items():
+        if field in ("game", "to_move", "ply", "last_placer", "history"):
+            out[field] = value
+        elif isinstance(value, list):
+            out[field] = [image(v) for v in value]
+        elif isinstance(value, dict):
+            out[field] = {image(k): v for k, v in value.items()}
+        else:
+            out[field] = image(value)
+    return out

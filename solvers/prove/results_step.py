@@ -30,7 +30,7 @@ from .values import Limits, Value
 
 BOARDS = ("power-of-two", "power-of-two-square-sides", "power-of-two-sketch")
 SUPPLIES = (16, "unlimited")
-CUT = 4
+CUT = 6
 """Moves from the empty board written out in each certificate; the positions there are claimed."""
 MEMORY_MIB = 1536
 """The producer's table (the same size on every run, so the certificates come out the same)."""
