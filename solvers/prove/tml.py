@@ -29,6 +29,10 @@ WALK_SLICE = 1 << 20
 """Records a slice of the walk writes before the driver reports."""
 PROGRESS_SECONDS = 5.0
 MIN_TABLE_BITS, MAX_TABLE_BITS = 12, 30
+FULL_RECORDS = 1 << 20
+"""A proof written out in full may have at most this many records; a larger one is written out to
+:data:`AUTO_CUT` moves and its frontier claimed (the checker's judge re-proves it)."""
+AUTO_CUT = 6
 PRODUCER = "compiled depth-first search (That's My Line)"
 Position = tuple[int, int, int, int, int]
 """own, other, stones placed by the side to move and by the other, who placed last (0: the side to
@@ -135,6 +139,8 @@ class TmlProver:
             if status == walker.DONE:
                 break
             if status == walker.RECORDS_FULL:
+                if cut is None and records.shape[0] >= FULL_RECORDS:
+                    raise _TooLarge
                 records = np.concatenate([records, np.zeros_like(records)])
             elif status == walker.SEEN_FULL:
                 bigger = walker.new_seen(int(math.log2(seen.ids.shape[0])) + 1)
@@ -172,6 +178,10 @@ class TmlProver:
         return int(value)
 
 
+class _TooLarge(Exception):
+    """A proof written out in full would pass :data:`FULL_RECORDS` records."""
+
+
 def _mask(nodes: Any) -> int:
     return sum(1 << v for v in nodes)
 
@@ -179,7 +189,8 @@ def _mask(nodes: Any) -> int:
 def prove_tml(game: ThatsMyLine, state: ThatsMyLineState, *, limits: Limits, symmetry: bool = True,
               progress: Progress = no_progress, board_name: str | None = None, cut: int | None = None) -> ProofResult:
     """:func:`powertwo.solvers.prove.prove` for That's My Line by the compiled producer; ``cut``:
-    claim the positions that many moves from the root (see :meth:`TmlProver.write`)."""
+    claim the positions that many moves from the root (see :meth:`TmlProver.write`); without it
+    the proof is written out in full, or to :data:`AUTO_CUT` moves when that is too large."""
     began = time.monotonic()
     clock = _Clock(began, began + limits.seconds if limits.seconds is not None else math.inf)
     prover = TmlProver(game, limits.memory_mib, symmetry)
@@ -195,7 +206,11 @@ def prove_tml(game: ThatsMyLine, state: ThatsMyLineState, *, limits: Limits, sym
         winner = me if verdict == kernel.WON else 1 - me
         value = Value.WON if winner == me else Value.LOST
         progress("writing the proof")
-        body, size = prover.write(state, winner, clock, progress, cut)
+        try:
+            body, size = prover.write(state, winner, clock, progress, cut)
+        except _TooLarge:
+            progress(f"the proof is larger than {FULL_RECORDS:,} records: written out to {AUTO_CUT} moves")
+            body, size = prover.write(state, winner, clock, progress, AUTO_CUT)
         first = _first_move(body) if winner == me else None
         header = certificate_header(game, state, value, winner, first, size, symmetry=symmetry,
                                     board_name=board_name, producer=PRODUCER)
