@@ -45,7 +45,7 @@ from .registry import CheckReport, Progress, no_progress
 
 HEADER_FIELDS = ("certificate", "game", "options", "board", "board_fingerprint", "root", "to_move", "value",
                  "winner", "move", "counts", "symmetry", "producer")
-PROGRESS_EVERY = 50_000
+PROGRESS_SECONDS = 2.0
 KEPT_BYTES = 400
 """What one kept position costs the checker (for the memory limit)."""
 SHOWN_MOVES = 12
@@ -271,6 +271,7 @@ class _Walk:
     history: frozenset = frozenset()
     first: str | None = None
     judge: Any = None
+    next_report: float = 0.0
 
     def run(self, root: Any, first_move: str | None) -> None:
         self.history = self._history(root)
@@ -315,10 +316,7 @@ class _Walk:
     def enter(self, state: Any, root: bool = False) -> _Frame | None:
         """Check the record of ``state``; the frame of its children when the proof expands it."""
         tag = self.reader.varint()
-        if sum(self.counts.values()) % PROGRESS_EVERY == 0:
-            done = self.counts["positions"] + self.counts["references"]
-            total = self.declared["positions"] + self.declared["references"]
-            self.progress(f"checked {done:,} of {total:,} records")
+        self.report()
         if tag >= REF:
             self.reference(state, tag - REF)
             return None
@@ -331,6 +329,18 @@ class _Walk:
         if tag not in (NODE, KEPT):
             raise ProofRefused(f"{self.where(state)}: record tag {tag} is unknown")
         return self.expand(state, tag == KEPT, root)
+
+    def report(self) -> None:
+        """A progress line, at most every :data:`PROGRESS_SECONDS`."""
+        now = time.monotonic()
+        if now < self.next_report:
+            return
+        self.next_report = now + PROGRESS_SECONDS
+        done = self.counts["positions"] + self.counts["references"]
+        total = self.declared["positions"] + self.declared["references"]
+        claims = f", {self.counts['claims']:,} of {self.declared['claims']:,} claims re-proven" \
+            if self.declared["claims"] else ""
+        self.progress(f"checked {done:,} of {total:,} records{claims}")
 
     def reference(self, state: Any, k: int) -> None:
         self.counts["references"] += 1

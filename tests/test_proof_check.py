@@ -8,6 +8,7 @@ import json
 import lzma
 import random
 import subprocess
+from pathlib import Path
 import sys
 
 import pytest
@@ -331,3 +332,29 @@ def test_prove_every_position_of_a_record(tmp_path):
     assert [a["move_number"] for a in answers] == list(range(len(moves) + 1))
     assert all(a["value"] in ("won", "lost") for a in answers)
     assert answers[-1]["proof"]["leaves"] == 1
+
+
+# ---------------------------------------------------------------- the committed proofs of That's My Line
+PROOFS = Path(__file__).resolve().parent.parent / "results" / "proofs"
+
+
+def test_the_committed_answers_are_those_of_their_certificates():
+    from powertwo.solvers.prove.results_step import BOARDS, SUPPLIES, first_replies, stem
+
+    for board in BOARDS:
+        for supply in SUPPLIES:
+            name = stem(board, supply)
+            answer = json.loads((PROOFS / f"{name}.json").read_text())
+            header = json.loads((PROOFS / f"{name}.proof").read_bytes().split(b"\n", 1)[0])
+            assert header["board"] == board and header["options"] == {"stones": supply}
+            assert header["value"] == answer["value"] == "lost" and header["winner"] == "dark"
+            assert header["counts"] == answer["proof"] and answer["proof"]["claims"] > 0
+            assert first_replies(PROOFS / f"{name}.proof") == answer["first_replies"]
+            assert (PROOFS / f"{name}.proof").stat().st_size == answer["certificate_bytes"]
+
+
+@pytest.mark.slow
+def test_the_committed_proof_of_the_real_board_is_valid():
+    report = check_certificate(PROOFS / "power-of-two-16.proof")
+    assert report.valid, report.faults
+    assert report.summary.startswith("Light to move loses: Dark wins That's My Line")

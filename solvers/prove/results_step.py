@@ -148,9 +148,9 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
 
 
 def _row(answer: dict, name: str, checked: float, proved: float | None) -> ResultRow:
-    loser = "Light" if answer["winner"] == "Dark" else "Dark"
+    outcome = "wins" if answer["value"] == Value.WON.value else "loses"
     return ResultRow(puzzle="prove thats-my-line", variant=f"{answer['board']}, {answer['stones']} stones",
-                     optimum=f"{answer['winner']} wins (Light to move {answer['value']}; {loser} loses)",
+                     optimum=f"{answer['winner']} wins (Light, to move, {outcome})",
                      status="proven (certificate checked)", backends="compiled search; plain referee + judge",
                      answers=f"{answer['proof']['positions']:,} positions written, {answer['proof']['claims']:,} "
                              "claimed", seconds=checked,
