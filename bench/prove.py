@@ -9,6 +9,7 @@ the judge for the claims), with its records a second.
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
 import time
@@ -21,6 +22,8 @@ from powertwo.solvers.proof_format import write_certificate
 from powertwo.solvers.prove import Limits, prove
 from powertwo.solvers.prove.tml import prove_tml
 
+LATE_STONES = 14
+"""The stones of a seeded random game of That's My Line at which df-pn and the compiled producer meet."""
 SMALL = [
     ("tower-of-power", {"to_move": "white", "stacks": {"a1": "W", "b2": "W", "h8": "B"}}),
     ("david-goliath", {"david": 44, "goliath": 52, "light_thrown": [6, 9, 12, 18, 20, 33, 40, 43, 53, 56, 58, 59,
@@ -60,11 +63,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         tml = get_game("thats-my-line")
-        late = tml.start()
-        for node in (5, 60, 28, 37, 21, 44, 9, 55, 1, 64, 30, 35):
-            late = tml.apply(late, Place(node))
-        runs = [("thats-my-line, 12 stones in, df-pn", tml, late, "df-pn", None),
-                ("thats-my-line, 12 stones in, compiled", tml, late, "compiled", None)]
+        late, rng = tml.start(), random.Random(1)
+        while len(late.light) + len(late.dark) < LATE_STONES:  # a seeded random game
+            late = tml.apply(late, rng.choice(tml.legal_moves(late)))
+        runs = [(f"thats-my-line, {LATE_STONES} stones in, df-pn", tml, late, "df-pn", None),
+                (f"thats-my-line, {LATE_STONES} stones in, compiled", tml, late, "compiled", None)]
         runs += [(f"{name}, near its end, df-pn", get_game(name), None, "df-pn", position) for name, position in SMALL]
         for title, game, state, engine, position in runs:
             state = game.state_from_json(position) if position is not None else state

@@ -81,9 +81,11 @@ def check_certificate(path: str | Path, *, board: Board | None = None, memory_mi
         return CheckReport(faults=(f"{where}: the header's counts differ from the proof: " + ", ".join(mismatched),))
     side = game.player_name(winner)
     value = "wins" if header["value"] == "won" else "loses"
+    counts = walk.counts
+    judged = f", {counts['claims']:,} claimed and re-proven by the judge" if counts["claims"] else ""
     summary = (f"{game.player_name(root.to_move)} to move {value}: {side} wins {game.title or game.name} from "
-               f"this position against every defence ({walk.counts['positions']:,} positions and "
-               f"{walk.counts['references']:,} references checked by the plain referee in {seconds:.1f} s)")
+               f"this position against every defence ({counts['positions'] - counts['claims']:,} positions checked "
+               f"by the plain referee{judged}, {counts['references']:,} references; {seconds:.1f} s)")
     notes = (f"first move of the winner: {header['move']}",) if header["move"] else ()
     return CheckReport(summary=summary, notes=notes)
 

@@ -298,7 +298,8 @@ def test_check_refuses_a_mutated_certificate(tmp_path):
 def test_prove_says_unknown_with_exit_code_3():
     res = run("prove", "power-of-two", "--time-limit", "1", "--memory", "64")
     assert res.exit_code == 3
-    assert "The Power of Two, the position, Light to move: unknown (time limit): not decided, no result" in res.stdout
+    assert ("The Power of Two, the start (default), Light to move: unknown (time limit): not decided, no result"
+            in res.stdout)
     assert "search for a win of Light" in res.stdout
 
 

@@ -69,7 +69,8 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
         if ask.as_json:
             echo_json(result.to_json() | ({"move_number": number} if number is not None else {}))
         else:
-            for line in _summary(game, result, number):
+            label = "the position" if ask.position is not None else f"the start ({ask.start or 'default'})"
+            for line in _summary(game, result, number, label):
                 click.echo(line)
         if ask.proof is not None:
             _write(ask.proof, result)
@@ -125,8 +126,8 @@ def _positions(ask: _Request) -> tuple[Any, list[tuple[int | None, Any]]]:
     return res.game, [(n, res.states[n]) for n in numbers]
 
 
-def _summary(game: Any, result: Any, number: int | None) -> list[str]:
-    where = "the start" if number == 0 else (f"after move {number}" if number is not None else "the position")
+def _summary(game: Any, result: Any, number: int | None, given: str = "the position") -> list[str]:
+    where = "the start" if number == 0 else (f"after move {number}" if number is not None else given)
     head = f"{game.title or game.name}, {where}, {result.to_move} to move: {result.value.value}"
     value = result.value.value
     if value == "won":
@@ -148,8 +149,10 @@ def _summary(game: Any, result: Any, number: int | None) -> list[str]:
                          f"{run.expanded:,} positions expanded)")
     if result.proof is not None:
         p = result.proof
+        claimed = f", {p.claims:,} claimed for the checker's judge" if p.claims else ""
         lines.append(f"proof: {p.positions:,} positions ({p.winner_nodes:,} with the winner's move, "
-                     f"{p.defender_nodes:,} with every defence, {p.leaves:,} decided), {p.references:,} references")
+                     f"{p.defender_nodes:,} with every defence, {p.leaves:,} decided{claimed}), "
+                     f"{p.references:,} references")
     known = [m for m in result.root_moves if m.value.value != "unknown"]
     if known and value != "won":
         won = sum(1 for m in known if m.value.value == "won")
