@@ -77,14 +77,39 @@ def rule_flags(command: Callable) -> Callable:
     return wrapper
 
 
+def rule_values(command: Callable) -> Callable:
+    """Add an option for every rule option of every registered game that is not yes/no
+    (``--stones``, ``--move-limit``, ``--first-player``): the command receives them as ``values``
+    (a dict: option name -> the text given, only those given), read by the game's option."""
+    from powertwo.rules import REGISTRY, game_names
+
+    names: dict[str, list[str]] = {}
+    for name in game_names():
+        for opt in REGISTRY[name].options_spec:
+            if not opt.is_flag:
+                names.setdefault(opt.name, []).append(f"{name}: {opt.help}")
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {n: kwargs.pop("value_" + n) for n in names if kwargs.get("value_" + n) is not None}
+        for n in names:
+            kwargs.pop("value_" + n, None)
+        return command(*args, values={n: option_value(v) for n, v in given.items()}, **kwargs)
+
+    for name in sorted(names, reverse=True):
+        wrapper = click.option(f"--{name.replace('_', '-')}", "value_" + name, default=None, metavar="VALUE",
+                               help="; ".join(names[name]) + ".")(wrapper)
+    return wrapper
+
+
 def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None,
-                   flags: dict[str, bool] | None = None):
-    """The game with its options (``--option`` pairs and rule flags), and the position to work on
-    (``--position`` or ``--start``)."""
+                   flags: dict[str, Any] | None = None, board: Any = None):
+    """The game with its options (``--option`` pairs, rule flags and values) on ``board`` (default:
+    its own), and the position to work on (``--position`` or ``--start``)."""
     from powertwo.rules import RecordError, get_game, validate_record
     from powertwo.solvers.registry import read_json_file
 
-    game = get_game(name, **{**parse_options(options), **(flags or {})})
+    game = get_game(name, board, **{**parse_options(options), **(flags or {})})
     if position is not None:
         if start is not None:
             raise RecordError("give either --start or --position, not both")
@@ -101,7 +126,7 @@ def game_and_state(name: str, options: tuple[str, ...], start: str | None, posit
             raise RecordError(f"{position}: {exc}") from None
     if start is not None and start not in game.board.start_names and Path(start).is_file():
         # RULES.md §6 "a start file": a position file named as the start (read here, not in the rules)
-        return game_and_state(name, options, None, start, flags)
+        return game_and_state(name, options, None, start, flags, board)
     return game, game.start(start)
 
 

@@ -213,10 +213,17 @@ def given_board(board: str | None, file: str, data: object):
               help="Seconds for checking a solution file (its loading included); past them the check ends "
                    f"'not decided within the limit' with exit code {UNDECIDED_EXIT}.")
 def check(file: str, board: str | None, time_limit: float) -> None:
-    """Check a solution file or a game record; exit 0 if valid, 1 with the faults, 2 for an input
-    refused, 3 when a solution file is not decided within --time-limit."""
+    """Check a solution file, a game record or a game proof (the certificate of `powertwo prove
+    --proof`); exit 0 if valid, 1 with the faults, 2 for an input refused, 3 when a solution file or
+    a proof is not decided within --time-limit."""
+    from powertwo.solvers.proof_format import is_certificate
     from powertwo.solvers.registry import SolutionError, read_json_file
 
+    if is_certificate(file):
+        from .prove import check_certificate_file
+
+        check_certificate_file(file, board, time_limit)
+        return
     data = read_json_file(file)
     against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
@@ -345,9 +352,9 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
 def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
-    from powertwo.solvers.results import CENSUS, INFERENCE, jobs, run_all
+    from powertwo.solvers.results import CENSUS, INFERENCE, PROVE, jobs, run_all
 
-    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS]
+    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS, PROVE]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")

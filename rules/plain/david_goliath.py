@@ -192,3 +192,21 @@ def apply(game, state, move) -> DGState:
             colour.remove(move.pickup)
         colour.add(move.throw)
     return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
+
+
+def outcome(game, state):
+    """RULES.md §3's end: a player whose candidate cannot move on their turn loses; with the
+    option ``count_win``, separated candidates end the game and more free room wins (equal
+    counts: play on). ``None`` while the game goes on."""
+    me = state.to_move
+    mine = state.david if me == 0 else state.goliath
+    occupied = _occupied(state)
+    free_steps = [line[k] for line in game.board.lines if mine in line
+                  for k in (line.index(mine) - 1, line.index(mine) + 1) if 0 <= k < len(line)]
+    if all(v in occupied for v in free_steps):
+        return 1 - me
+    if game.options["count_win"] and state.goliath not in _room_and_walls(game, state, state.david):
+        david, goliath = len(free_room(game, state, state.david)), len(free_room(game, state, state.goliath))
+        if david != goliath:
+            return 0 if david > goliath else 1
+    return None
