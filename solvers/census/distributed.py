@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd  # type: ignore[import-untyped]
 
+from ..cluster import connect
 from . import kernel
 from .counts import PRIME_ARRAY, PRIMES, Level, crt
 from .engine import Progress, no_progress
@@ -82,18 +83,6 @@ def _level(rows: pd.DataFrame, jumps: int, stones: int) -> tuple[Level, int, int
                sequences=total("s"), dead_classes=int(rows["dead_classes"].sum()),
                dead_positions=int(rows["dead_positions"].sum()), dead_sequences=total("d"))
     return lv, int(rows["children"].sum()), total("t")
-
-
-def connect(scheduler: str | None, workers: int, processes: bool):
-    import logging
-
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler:
-        return Client(scheduler), None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
-    return Client(cluster), cluster
 
 
 def _resume(store: Path | None, tables: CensusTables) -> dict:
