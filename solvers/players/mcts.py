@@ -136,7 +136,8 @@ def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int |
     positions a playout) and decides the move when it proves a win. ``prover(game, state, seconds)``,
     when given (e.g. :func:`powertwo.solvers.prove.hint.proven_move`), is asked first for a move
     proven to win within :data:`PROOF_SHARE` of the seconds (not with a budget of playouts), and such
-    a move is played. ``plies`` overrides the game's playout length. Raises :class:`RulesError` when the game is over or there is no legal move."""
+    a move is played. ``plies`` overrides the game's playout length. Raises :class:`RulesError` when
+    the game is over or there is no legal move."""
     if game.outcome(state) is not None:
         raise RulesError("the game is over: there is no move to choose")
     if level is not None:
