@@ -4,7 +4,8 @@ Rows: df-pn (the general search, Python) on a late position of That's My Line an
 positions of the other games; That's My Line's compiled producer on a position three stones in and
 from the empty board (``--full``: the real board with 16 stones, a few minutes); each proof's
 certificate checked by the independent checker (the plain referee for the positions written out,
-the judge for the claims), with its records a second.
+the judge for the claims), with its records a second. ``--projection``: df-pn's growth a ply in David
+and Goliath and The Power of Two and what the start would take (:mod:`bench.prove_projection`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ def _check(result, folder: Path) -> tuple[float, int] | None:
 
 
 def main() -> None:
+    if "--projection" in sys.argv[1:]:  # David and Goliath and The Power of Two: growth a ply, the start
+        from bench.prove_projection import main as projection
+
+        projection()
+        return
     full = "--full" in sys.argv[1:]
     print("benchmark prove: searches (positions a second), proofs (positions written, claimed) and the checker "
           "(seconds, records a second); wall-clock on this machine")

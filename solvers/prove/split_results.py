@@ -84,11 +84,11 @@ def _answer(result: SplitResult, certificates: Path) -> dict[str, Any]:
     (certificates / "index.json").write_text(json.dumps(list(index.values()), indent=1) + "\n", encoding="utf-8")
     jobs = []
     for line, row in result.rows:
-        entry = index.get(tuple(line))
+        written = index.get(tuple(line))
         jobs.append({"line": list(line), "value": row.value, "move": row.move, "expanded": row.expanded,
                      "seconds": round(row.seconds, 1), "time_limit": row.time_limit,
-                     "proof": row.proof, "certificate": None if entry is None or entry["file"] is None
-                     else f"{certificates.name}/{entry['file']}"})
+                     "proof": row.proof, "certificate": None if written is None or written["file"] is None
+                     else f"{certificates.name}/{written['file']}"})
     return result.to_json() | {"memory_mib": MEMORY_MIB, "job_list": jobs}
 
 
