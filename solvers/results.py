@@ -128,7 +128,7 @@ def _replace_section(lines: list[str], sections: list[str]) -> list[str]:
     """``lines`` with each section of ``sections`` (each from its ``## `` heading) replacing the one
     headed alike (up to the next heading), or put before the boards' list."""
     starts = [k for k, line in enumerate(sections) if line.startswith("## ")] + [len(sections)]
-    for start, end in zip(starts, starts[1:]):
+    for start, end in zip(starts, starts[1:], strict=False):
         lines = _replace_one(lines, sections[start:end])
     return lines
 
