@@ -90,6 +90,23 @@ def main() -> None:
             began = time.perf_counter()
             result = prove_tml(game, state, limits=Limits(memory_mib=1536), cut=4 if state is three else 6)
             print(_row(title, result, time.perf_counter() - began, _check(result, folder)), flush=True)
+    _jobs()
+
+
+def _jobs() -> None:
+    """The job runner on a LocalCluster of 2 worker processes: a David and Goliath position near its end
+    split one ply down (the cluster's start and each worker's set-up included)."""
+    from powertwo.solvers.prove.jobs import prove_split
+
+    game = get_game("david-goliath")
+    state = game.state_from_json(dict(SMALL[1][1], to_move="light"))
+    began = time.perf_counter()
+    result = prove_split(game, state, depth=1, limits=Limits(seconds=600, memory_mib=256), workers=2)
+    seconds = time.perf_counter() - began
+    f = result.figures
+    print(f"job runner, {game.name} near its end, split 1 ply, LocalCluster of 2: {result.value.value}; "
+          f"{f.jobs} jobs, {f.expanded:,} positions expanded in {f.job_seconds:.1f} s of the jobs, "
+          f"{seconds:.1f} s in all ({f.jobs / max(seconds, 1e-9):.2f} jobs a second)", flush=True)
 
 
 if __name__ == "__main__":
