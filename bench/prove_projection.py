@@ -4,10 +4,11 @@ and Goliath and The Power of Two, and what proving the start would take at that 
 Seeded random games (the computer player's random moves) are played to their end. From the position
 ``d`` plies before the end (d = 1, 2, ...) df-pn proves each game's position within :data:`LIMIT`
 seconds; the positions it expanded and its seconds are measured, until a ``d`` at which no game's
-position is decided. A least-squares line through log(expanded) against ``d`` (decided positions
-only) gives the growth per ply; extrapolated to the plies of a whole game (the random games' median
-length: best play may be longer or shorter) at the measured positions a second of one core, it gives
-core-years for the start. A projection from positions near the end, not a measurement of the start.
+position is decided (random games end in blunders, so these are short wins, not best play). The
+projection: the geometric mean of the distinct positions after a move (up to symmetry) along the
+random games, ``b``, and their median length ``L``: a minimal proof of the start holds every defence
+at every other ply, about ``b^(L/2)`` positions before transpositions; at df-pn's measured positions
+a second on one core, core-years. A bound from measured figures, not a measurement of the start.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from powertwo.solvers.prove import Limits, Value, prove
 
 GAMES = ("david-goliath", "power-of-two")
 SEEDS = (1, 2, 3)
-LIMIT = 30.0
+LIMIT = 10.0
 """Seconds of df-pn for one position."""
 MAX_PLIES = 400
 """A random game longer than this is left out (it may not end)."""
@@ -70,22 +71,37 @@ def measure(name: str) -> tuple[list[tuple[int, int, float]], list[int]]:
         d += 1
 
 
-def project(name: str, decided: list[tuple[int, int, float]], lengths: list[int]) -> None:
-    if len(decided) < 2 or len({d for d, _, _ in decided}) < 2:
-        print(f"{name}: too few decided positions to fit a growth")
-        return
-    xs = [d for d, _, _ in decided]
-    ys = [math.log(max(1, e)) for _, e, _ in decided]
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
-    rate = sum(e for _, e, _ in decided) / max(sum(s for _, _, s in decided), 1e-9)
+def branching(name: str) -> tuple[float, float, list[int]]:
+    """The geometric means of the moves a position and of the distinct positions after them (up to
+    symmetry) along the seeded random games, and the games' lengths."""
+    from powertwo.solvers.prove.positions import Positions
+
+    game = get_game(name)
+    positions = Positions.of(game)
+    games = [g for g in (random_game(game, seed) for seed in SEEDS) if g is not None]
+    moves, distinct = [], []
+    for states in games:
+        for state in states[:-1]:
+            legal = game.legal_moves(state)
+            moves.append(math.log(len(legal)))
+            distinct.append(math.log(len({positions.key(game.apply(state, m)) for m in legal})))
+    return math.exp(statistics.fmean(moves)), math.exp(statistics.fmean(distinct)), [len(g) - 1 for g in games]
+
+
+def project(name: str, decided: list[tuple[int, int, float]]) -> None:
+    """The minimal proof of the start at the measured branching and length, at the measured rate."""
+    b_moves, b_distinct, lengths = branching(name)
     plies = statistics.median(lengths)
-    positions = math.exp(my + slope * (plies - mx))
-    core_years = positions / rate / YEAR
-    print(f"{name}: growth {math.exp(slope):.2f}x a ply (fit over d = {min(xs)}..{max(xs)}, {len(decided)} "
-          f"positions), {rate:,.0f} positions a second on one core; random games {min(lengths)}-{max(lengths)} "
-          f"plies (median {plies:g}): the start ~ {positions:.1e} positions, {core_years:.1e} core-years, "
-          f"{core_years * YEAR / 1000 / 86400:.1e} days on 1,000 cores")
+    long_runs = [(e, s) for _, e, s in decided if s >= 5.0]
+    rate = (sum(e for e, _ in long_runs) / sum(s for _, s in long_runs)) if long_runs else float("nan")
+    minimal = b_distinct ** (plies / 2)
+    core_years = minimal / rate / YEAR
+    print(f"{name}: random games {min(lengths)}-{max(lengths)} plies (median {plies:g}); {b_moves:.0f} moves a "
+          f"position, {b_distinct:.0f} distinct up to symmetry (geometric means); df-pn decided positions up to "
+          f"{max((d for d, _, _ in decided), default=0)} plies before a random game's end; {rate:,.0f} positions "
+          f"a second on one core (searches of 5 s or more). A minimal proof of a {plies:g}-ply game, every "
+          f"defence at every other ply: {b_distinct:.0f}^{plies / 2:g} = {minimal:.1e} positions, "
+          f"{core_years:.1e} core-years at that rate")
 
 
 def main() -> None:
@@ -94,8 +110,8 @@ def main() -> None:
           f"{LIMIT:g} s each; median positions expanded and seconds of the decided ones (wall-clock, this machine)")
     print(f"{'game':<16} {'d':>4} {'dec':>7} {'expanded':>12} {'seconds':>9}")
     for name in names:
-        decided, lengths = measure(name)
-        project(name, decided, lengths)
+        decided, _ = measure(name)
+        project(name, decided)
 
 
 if __name__ == "__main__":

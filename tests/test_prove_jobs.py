@@ -15,6 +15,7 @@ from powertwo.cli import main
 from powertwo.rules import get_game
 from powertwo.solvers.cluster import ClusterError, connect
 from powertwo.solvers.proof_check import check_certificate
+from powertwo.solvers.registry import SolutionError
 from powertwo.solvers.prove import Limits, ProveError, Value
 from powertwo.solvers.prove.jobs import prove_split, split, write_certificates
 from powertwo.solvers.prove.positions import Positions
@@ -135,3 +136,32 @@ def test_prove_in_jobs_from_the_command_line(tmp_path):
 def test_prove_in_jobs_refuses_options_that_do_not_fit(args, message):
     res = run("prove", "david-goliath", *args)
     assert res.exit_code == 2 and message in res.stderr
+
+
+def test_the_results_step_checks_the_certificates_and_writes_its_table_from_the_json(tmp_path, monkeypatch):
+    from powertwo.solvers.prove import split_results
+
+    game = get_game("david-goliath")
+    result = prove_split(game, game.state_from_json(NEAR_END), depth=1, limits=LIMITS, workers=2, processes=False)
+    folder = tmp_path / split_results.FOLDER
+    answer = split_results._answer(result, folder / "david-goliath")
+    (folder / "david-goliath.json").write_text(json.dumps(answer))
+    monkeypatch.setattr(split_results, "GAMES", ("david-goliath",))
+    rows, section = split_results.results(tmp_path, lambda message: None)
+    assert rows[0].optimum == "won" and rows[0].answers == "jobs: 2 won, 4 lost, 0 unknown; 6 certificates checked"
+    assert section[0] == split_results.SECTION
+    assert "| 1 | 6 | 2 | 4 | 0 | 0 |" in section
+    assert any(line.startswith("**David and Goliath** on `power-of-two`, Dark/Goliath to move from the start: "
+                               "**won (wins with l10-k11*j10)**. Split 1 ply down into 6 jobs, each within 120 s")
+               for line in section)
+    first, second = (folder / job["certificate"] for job in answer["job_list"][:2])
+    first.write_bytes(second.read_bytes())
+    with pytest.raises(SolutionError, match=r"job-0000\.proof: not the proof of its job \(the position after "):
+        split_results.results(tmp_path, lambda message: None)
+    header, body = second.read_bytes().split(b"\n", 1)
+    second.write_bytes(header + b"\n" + body[:-8])
+    first.unlink()
+    answer["job_list"][0]["certificate"] = None
+    (folder / "david-goliath.json").write_text(json.dumps(answer))
+    with pytest.raises(ValueError, match=r"job-0001\.proof: .*cut short|job-0001\.proof: refused by the checker"):
+        split_results.results(tmp_path, lambda message: None)

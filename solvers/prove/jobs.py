@@ -229,6 +229,7 @@ class SplitResult:
     game: str
     board: str
     options: dict[str, Any]
+    root: dict[str, Any]
     to_move: str
     depth: int
     value: Value
@@ -241,7 +242,8 @@ class SplitResult:
     """Each job settled in the store: the moves from the root to it and its row."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "board": self.board, "options": self.options, "to_move": self.to_move,
+        return {"game": self.game, "board": self.board, "options": self.options, "root": self.root,
+                "to_move": self.to_move,
                 "split_depth": self.depth, "value": self.value.value, "move": self.move,
                 "decided_depth": self.decided_depth, "plies": [p.to_json() for p in self.plies],
                 "openings": [{"move": o.move, "value": o.value.value} for o in self.openings],
@@ -318,8 +320,9 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
                          expanded=sum(r.expanded for r in ran), job_seconds=sum(r.seconds for r in ran),
                          seconds=time.monotonic() - began, workers=None if scheduler else workers)
     return SplitResult(game=game.name, board=board_name or game.board.name, options=dict(game.options),
-                       to_move=game.player_name(state.to_move), depth=depth, value=root.value, move=root.move,
-                       plies=plies, decided_depth=decided_depth, openings=openings, figures=figures,
+                       root=game.state_to_json(state), to_move=game.player_name(state.to_move), depth=depth,
+                       value=root.value, move=root.move, plies=plies, decided_depth=decided_depth, openings=openings,
+                       figures=figures,
                        rows=tuple((n.line, rows[n.key]) for n in jobs if n.key in rows))
 
 

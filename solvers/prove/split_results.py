@@ -96,8 +96,6 @@ def _answer(result: SplitResult, certificates: Path) -> dict[str, Any]:
 def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
     """Check every committed certificate of the two games; the rows of the main table and the
     section of ``README.md``, from the JSON ``make game-proofs`` wrote."""
-    from ..proof_check import check_certificate
-
     folder = out / FOLDER
     rows: list[ResultRow] = []
     section = [SECTION, "",
@@ -111,19 +109,41 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
         if not path.exists():
             raise SolutionError(f"{path}: missing (`make game-proofs` writes it)")
         answer = json.loads(path.read_text(encoding="utf-8"))
-        checked, seconds = 0, 0.0
-        for job in answer["job_list"]:
-            if job["certificate"] is None:
-                continue
-            began = time.monotonic()
-            report = check_certificate(folder / job["certificate"], progress=progress)
-            seconds += time.monotonic() - began
-            if not report.valid:
-                raise SolutionError(f"{folder / job['certificate']}: refused by the checker: {report.faults[0]}")
-            checked += 1
+        began = time.monotonic()
+        checked = _check_jobs(answer, folder, progress)
+        seconds = time.monotonic() - began
         rows.append(_row(answer, name, checked, seconds))
         section += _lines(answer, checked, seconds)
     return rows, section
+
+
+def _check_jobs(answer: dict, folder: Path, progress: Progress) -> int:
+    """Check every committed certificate of a game's jobs: valid, of the position its job names (the
+    answer's root after the job's moves) and with the job's value; how many."""
+    from powertwo.boards import load
+
+    from ..proof_check import check_certificate
+    from ..proof_format import read_header
+
+    game = get_game(answer["game"], load(answer["board"]), **answer["options"])
+    checked = 0
+    for job in answer["job_list"]:
+        if job["certificate"] is None:
+            continue
+        path = folder / job["certificate"]
+        with open(path, "rb") as handle:
+            header = read_header(handle, str(path))
+        state = game.state_from_json(answer["root"])
+        for move in job["line"]:
+            state = game.play(state, move)
+        if header["root"] != game.state_to_json(state) or header["value"] != job["value"]:
+            raise SolutionError(f"{path}: not the proof of its job (the position after {' '.join(job['line'])}, "
+                                f"{job['value']})")
+        report = check_certificate(path, progress=progress)
+        if not report.valid:
+            raise SolutionError(f"{path}: refused by the checker: {report.faults[0]}")
+        checked += 1
+    return checked
 
 
 def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
