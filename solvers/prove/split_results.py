@@ -101,9 +101,10 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
     section = [SECTION, "",
                "Each game split one ply below its start into jobs (one position each, up to the symmetries the "
                "rules respect), df-pn on every job within the time limit named, the jobs combined by minimax "
-               "(`make game-proofs`, docs/prove.md). `unknown` is not decided within those limits: no result. "
-               "Values are for the side to move in each position. Every committed certificate of a proven job "
-               "is checked here by the independent checker.", ""]
+               "(`make game-proofs`, docs/prove.md), on a LocalCluster of 2 workers; the time limits are "
+               "wall-clock, on the machine that ran the job (2 cores shared with other work). `unknown` is not "
+               "decided within those limits: no result. Values are for the side to move in each position. Every "
+               "committed certificate of a proven job is checked here by the independent checker.", ""]
     for name in GAMES:
         path = folder / f"{name}.json"
         if not path.exists():
@@ -152,7 +153,7 @@ def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
     return ResultRow(puzzle=f"prove {name}", variant=f"{answer['board']}, the start, split {answer['split_depth']} ply",
                      optimum=answer["value"], status=status, backends="df-pn jobs on Dask; plain referee",
                      answers=f"jobs: {last['won']} won, {last['lost']} lost, {last['unknown']} unknown; "
-                             f"{checked} certificates checked", seconds=seconds,
+                             f"{checked} certificate{'' if checked == 1 else 's'} checked", seconds=seconds,
                      files=(f"{FOLDER}/{name}.json",), timings={"check": round(seconds, 1)})
 
 
@@ -165,15 +166,20 @@ def _lines(answer: dict, checked: int, seconds: float) -> list[str]:
            f"start: **{value}**. Split {answer['split_depth']} ply down into {jobs['jobs']} jobs, each "
            f"{'without a time limit' if limit is None else f'within {limit:g} s'} and {answer['memory_mib']} MiB; "
            f"deepest ply with every position decided: {deepest}; "
-           f"{checked} certificates committed and checked here ({seconds:.1f} s).", "",
+           f"{sum(j['expanded'] for j in answer['job_list']):,} positions expanded in "
+           f"{sum(j['seconds'] for j in answer['job_list']):,.0f} s of search over all jobs; "
+           f"{checked} certificate{'' if checked == 1 else 's'} committed and checked here ({seconds:.1f} s).", "",
            "| ply | positions (up to symmetry) | won | lost | neither | unknown |", "|---|---|---|---|---|---|"]
     out += [f"| {p['ply']} | {p['positions']:,} | {p['won']:,} | {p['lost']:,} | {p['neither']:,} | {p['unknown']:,} |"
             for p in answer["plies"]]
     openings = answer["openings"]
     decided = [o for o in openings if o["value"] != "unknown"]
-    listing = "; ".join(f"{o['move']} {o['value']}" for o in decided) or "none"
+    replies = {tuple(j["line"]): j["move"] for j in answer["job_list"] if j["move"]}
+    listing = "; ".join(f"{o['move']} {o['value']}" + (f" (the reply {replies[(o['move'],)]} wins)"
+                                                        if (o["move"],) in replies else "") for o in decided) or "none"
     out += ["", f"Opening moves: {len(openings)}, {len(decided)} decided (won: the move wins for the side that "
-                f"plays it): {listing}. Every opening with its result is in `{FOLDER}/{answer['game']}.json`.", ""]
+                f"plays it; lost: the other side wins after it): {listing}. Every opening with its result is in "
+                f"`{FOLDER}/{answer['game']}.json`.", ""]
     return out
 
 
