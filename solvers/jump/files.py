@@ -61,7 +61,7 @@ class ForwardAnswer:
 
     @property
     def final_position(self) -> list[NodeId]:
-        return forward_final(self.board, self.corner, self.steps)
+        return forward_final(self.corner, self.steps)
 
     @property
     def chain_steps(self) -> int:
