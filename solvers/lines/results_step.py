@@ -121,7 +121,8 @@ def table_result(out: Path, board: Board, progress: Progress) -> ResultRow:
     (out / f"{TABLE}.json").write_text(dumps(data), encoding="utf-8")
     for ext in ("svg", "png"):
         save(table_figure(data, board), out / f"{TABLE}.{ext}")
-    status = f"{table.proven} of {len(table.rows)} counts proven optimal, the rest bounds"
+    status = (f"all {len(table.rows)} counts proven optimal" if table.proven == len(table.rows) else
+              f"{table.proven} of {len(table.rows)} counts proven optimal, the rest bounds (feasible)")
     if not report.valid:
         status += ", CHECK FAILED"
     seconds = sum(row.seconds for row in table.rows)

@@ -252,9 +252,10 @@ def table_figure(data: Mapping, board: Board) -> Any:
         best = max(best, r["objective"])
         at_most.append((r["stones"], best))
     ax.plot(*zip(*at_most, strict=True), "--", color="#2166ac", lw=1.2, label="at most N stones (the earlier reading)")
-    ax.axhline(BOOKLET_LINES, color="grey", lw=1, ls=":")
-    ax.text(0.5, BOOKLET_LINES + 0.3, f"the booklet's {BOOKLET_LINES}", color="grey", fontsize=8)
-    at_32 = next((r for r in rows if r["stones"] == 32), None)
+    if len(board.lines) > BOOKLET_LINES:
+        ax.axhline(BOOKLET_LINES, color="grey", lw=1, ls=":")
+        ax.text(0.5, BOOKLET_LINES + 0.3, f"the booklet's {BOOKLET_LINES}", color="grey", fontsize=8)
+    at_32 = next((r for r in rows if r["stones"] == 32), None) if board.size > 32 else None
     if at_32 is not None:
         ax.axvline(32, color="grey", lw=1, ls=":")
         ax.annotate(f"all 32 stones: {at_32['objective']}" + ("" if at_32["status"] == "optimal" else " (bound "
@@ -266,7 +267,7 @@ def table_figure(data: Mapping, board: Board) -> Any:
     ax.set_title(f"{var.title}: the most lines with exactly two, by stone count ({board.name}, "
                  f"{len(board.lines)} lines)", fontsize=10)
     ax.set_xlim(-0.5, board.size + 0.5)
-    ax.set_ylim(0, len(board.lines) + 1.5)
+    ax.set_ylim(0, len(board.lines) * 1.22)  # room above the at-most line for the legend
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
