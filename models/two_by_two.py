@@ -4,7 +4,7 @@ hold exactly two stones. **Decisions** (RULES.md): other lines may hold any numb
 ``stones`` as an upper bound (the earlier reading, whose optimum on the real board is every
 line with 24 stones) instead of the exact count.
 
-Three plain functions of a :class:`~boards.Board`, as in :mod:`powertwo.models.one_by_one`:
+Three plain functions of a :class:`~powertwo.boards.Board`, as in :mod:`powertwo.models.one_by_one`:
 
 * :func:`cpsat` - one Boolean per line and count, ``held[k][j]`` "line k holds exactly j
   stones" (exactly one per line, the line's stone sum equal to ``sum(j * held[k][j])``;
