@@ -23,7 +23,14 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
                    "after install, compiling the search kernel (announced on stderr) come on top.")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
-@click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
+@click.option("--stones", default=None,
+              help="two-by-two: exactly N stones (default 32); thats-my-line: stones per side, a number or "
+                   "'unlimited'; one-by-one, line-cover: at most N.")
+@click.option("--at-most", "at_most", is_flag=True, default=None,
+              help="two-by-two: --stones N is an upper bound (the earlier reading), not the exact count.")
+@click.option("--table", is_flag=True, default=None,
+              help="two-by-two: the optimum for every stone count 0..nodes (--time-limit: CP-SAT work seconds "
+                   "per count, default 20, the same answer on every machine).")
 @click.option("--score", default=None, metavar="L:D",
               help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
                    "proof that none does.")
@@ -122,7 +129,7 @@ def node_argument(board, flag: str, text: str) -> int:
                              f"{board.label(1)}, or an id 1..{board.size})", param_hint=f"'--{flag}'")
 
 
-NODE_FIELDS = frozenset({"stones", "light", "dark", "corner", "target", "position", "final_position", "place",
+NODE_FIELDS = frozenset({"stones", "answer", "light", "dark", "corner", "target", "position", "final_position", "place",
                          "jumps", "from", "answers_up_to_symmetry"})
 """Result fields whose numbers are node ids: a summary writes them as the board's labels."""
 

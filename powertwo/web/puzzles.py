@@ -21,7 +21,8 @@ def line_check(data: Mapping) -> dict:
     """The live check of a line puzzle: the checker behind ``powertwo check`` on the stones, then
     the objective against the proven optimum, and the lines at fault (for highlighting)."""
     from powertwo.models.cards import line_counts
-    from powertwo.solvers.lines import STONES, confirmed, variant
+    from powertwo.solvers.lines import STONES, confirmed
+    from powertwo.solvers.lines.files import file_variant
 
     puzzle, _ = puzzle_of(data, "toggle")
     board = board_of(data)
@@ -32,7 +33,7 @@ def line_check(data: Mapping) -> dict:
         report = get_puzzle(puzzle).check(solution, board)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
-    var = variant(puzzle, strict)
+    var = file_variant(solution)  # Two by Two: read as a file without stones_rule is (fewer than 32: at most)
     stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
     counts = line_counts(board, stone_set)
     bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
