@@ -30,6 +30,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, Player, RecordError, node_from_json, nodes_from_json, ray_between,
@@ -187,7 +188,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         if state.reserve(me) > 0:
             if move.pickup is not None:
                 left = state.reserve(me)
-                return f"{who}'s reserve still holds {left} stone{'s' if left != 1 else ''}: no stone may be picked up"
+                return f"{who}'s reserve still holds {counted(left, 'stone')}: no stone may be picked up"
             after = (state.occupied - {move.frm}) | {move.to}
         else:
             if move.pickup is None:
@@ -272,7 +273,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         if sep is None:
             return []
         d, g = sep["david"], sep["goliath"]
-        head = f"the candidates are separated: David reaches {d} free node{'s' if d != 1 else ''}, Goliath {g} "
+        head = f"the candidates are separated: David reaches {counted(d, 'free node')}, Goliath {g} "
         if d == g:
             return [head + "(equal counts: the game goes on)"]
         lead = "David" if d > g else "Goliath"

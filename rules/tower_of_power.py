@@ -35,6 +35,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping, Union
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, RecordError, marked_row, node_from_json, register, square_key,
@@ -259,8 +260,8 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
             return f"the stones may not be sown back along their run ({start}-{base}/{toward})"
         room = len(self._rays[move.base][sow_dir])
         if room < len(run):
-            return (f"{len(run)} stone{'s' if len(run) > 1 else ''} to sow from {base} toward {toward} "
-                    f"but only {room} square{'s' if room != 1 else ''} there")
+            return (f"{counted(len(run), 'stone')} to sow from {base} toward {toward} "
+                    f"but only {counted(room, 'square')} there")
         return None
 
     # ------------------------------------------------------------ apply

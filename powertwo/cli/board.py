@@ -7,6 +7,7 @@ from typing import Callable
 
 import click
 
+from powertwo.boards.words import counted
 from powertwo.boards import Board, load, save
 from powertwo.boards.board import format_fraction
 
@@ -29,7 +30,7 @@ def info(board: str, as_json: bool) -> None:
         echo_json({k: v for k, v in data.items() if v is not None})
         return
     click.echo(f"board {b.name}: {data['nodes']} nodes, {data['lines']} lines, {data['symmetries']} symmetries")
-    click.echo("line lengths: " + ", ".join(f"{n} line{'s' if n != 1 else ''} of {k}"
+    click.echo("line lengths: " + ", ".join(f"{counted(n, 'line')} of {k}"
                                             for k, n in data["line_lengths"].items()))
     click.echo(f"adjacent pairs: {data['adjacent_pairs']}, triangles: {data['triangles']}")
     click.echo(f"fingerprint: {data['fingerprint']}")

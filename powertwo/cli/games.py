@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import click
 
+from powertwo.boards.words import counted
 from .common import OutputError, echo_json, main, output_path
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
@@ -187,7 +188,7 @@ def validate(game_name: str, record: str, show: bool) -> None:
     except (IllegalMoveError, InvalidMoveError) as exc:
         click.echo(str(exc))
         raise SystemExit(1) from None
-    click.echo(f"valid: {len(res.moves)} moves, {outcome_text(res.game, res.outcome)}")
+    click.echo(f"valid: {counted(len(res.moves), 'move')}, {outcome_text(res.game, res.outcome)}")
     if show:
         last = res.moves[-1] if res.moves else None
         click.echo(res.game.render_text(res.final, last))
@@ -291,8 +292,7 @@ class TerminalGame:
         except OSError as exc:
             click.echo(f"cannot save {name}: {exc.strerror or exc.__class__.__name__}")
             return
-        moves = len(self.history)
-        click.echo(f"saved {moves} move{'' if moves == 1 else 's'} to {name}")
+        click.echo(f"saved {counted(len(self.history), 'move')} to {name}")
 
     def try_move(self, text: str) -> bool:
         from powertwo.rules import RulesError

@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 
 import click
 
+from powertwo.boards.words import counted
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 
@@ -235,7 +236,7 @@ def check(file: str, board: str | None, time_limit: float) -> None:
         tail = f"{res.outcome.reason}" if res.outcome else "game not over"
         winner = "" if res.outcome is None or res.outcome.winner is None else \
             f", {res.game.player_name(res.outcome.winner)} wins"
-        click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
+        click.echo(f"valid: {counted(len(res.moves), 'move')}, {tail}{winner}")
         return
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 

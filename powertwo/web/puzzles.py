@@ -3,10 +3,10 @@ files as ``powertwo check`` reads them, and the frames of answers and records to
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted, filled, singular
 from powertwo.rules import RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
@@ -117,7 +117,7 @@ def file_check(data: Mapping) -> dict:
         except RulesError as exc:
             return {"valid": False, "faults": [str(exc)], "notes": []}
         tail = res.outcome.reason if res.outcome else "game not over"
-        return {"valid": True, "faults": [], "notes": [f"valid: {len(res.moves)} moves, {tail}"]}
+        return {"valid": True, "faults": [], "notes": [f"valid: {counted(len(res.moves), 'move')}, {tail}"]}
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
@@ -174,7 +174,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
                                       for v in sorted(occ)],
                            "arrows": [{"path": [start, *jumps]}],
                            "caption": f"after move {k}: {'-'.join(board.label(v) for v in (start, *jumps))}, "
-                                      f"{len(jumps)} jump(s), {len(occ)} stones left"})
+                                      f"{counted(len(jumps), 'jump')}, {counted(len(occ), 'stone')} left"})
         return frames
     jumper = ids([item["corner"]])[0]
     occ = {jumper}
@@ -187,20 +187,11 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
         _, jumper = replay_chain(tables, occ, jumper, jumps, "", remove=False)
         frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
                        "arrows": [{"path": [before, *jumps]}],
-                       "caption": f"after step {k}: placed {board.label(place)}, {len(jumps)} jump(s), "
-                                  f"{len(occ)} stones"})
+                       "caption": f"after step {k}: placed {board.label(place)}, {counted(len(jumps), 'jump')}, "
+                                  f"{counted(len(occ), 'stone')}"})
     return frames
 
 
-
-
-def _count(k: int, noun: str) -> str:
-    return f"{k} {noun}" + ("" if k == 1 else "s")
-
-
-def counted(template: str, n: int, stones: int) -> str:
-    """A page's count label filled in, with "1 stones" read as "1 stone"."""
-    return re.sub(r"\b1 (\w+)s\b", r"1 \1", template.format(n=n, stones=stones))
 
 
 def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
@@ -211,7 +202,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
     report = get_puzzle(puzzle).check(solution, board)
     n = len(state.complete)
     forward = steps_forward(page)
-    count = counted(page["steps"]["count"], n, len(state.stones))
+    count = filled(page["steps"]["count"], n=n, stones=len(state.stones))
     best = None
     if forward:
         verdict = (f"valid: {count}" if report.valid else
@@ -225,7 +216,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
             if not state.finished else "invalid" if not report.valid else \
             "valid, optimal" if best == n else f"valid, not optimal ({best} {unit} suffice)" if best else \
-            f"valid: {counted('{n} ' + unit, n, 0)}"
+            f"valid: {counted(n, singular(unit))}"
     last = state.chains[-1] if state.chains else None
     arrows = [] if last is None or not last[1] else [
         {"path": [state.chains[-2][1][-1] if forward and len(state.chains) > 1 else
@@ -276,7 +267,7 @@ def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
         path = [board.label(v) for v in (first["from"], *first["jumps"])]
         size = "in" if status == "optimal" else "within"
         return {"solvable": True, "marks": [first["from"], first["jumps"][0]], "source": "solver",
-                "text": f"solvable: a finish {size} {_count(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
+                "text": f"solvable: a finish {size} {counted(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
     if status == "infeasible":
         return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     return {"solvable": None, "marks": [], "source": "solver",
@@ -319,6 +310,6 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             and (held - {a, b}) | {c} in found]
     names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
     text = (f"solvable (census): one stone{where} can still be reached"
-            + (f"; {_count(len(keep), 'jump')} keep it so: {names}" if keep else ""))
+            + (f"; {counted(len(keep), 'jump')} keep it so: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}

@@ -1,0 +1,29 @@
+"""Messages (issue 50 item 13): one pluraliser, long numbers cut, no Python advice in a reply."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from powertwo.boards.words import counted, filled, plural, singular
+from powertwo.cli import main
+
+
+def test_the_one_pluraliser():
+    assert [counted(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    assert counted(1, "free node") == "1 free node" and counted(3, "match") == "3 matches"
+    assert plural("is", 2) == "are" and singular("moves") == "move" and singular("matches") == "match"
+    assert filled("{n} moves, {stones} stones left", n=1, stones=1) == "1 move, 1 stone left"
+    assert filled("{n} steps, {stones} stones on the board", n=31, stones=32) == "31 steps, 32 stones on the board"
+
+
+@pytest.mark.parametrize("command", ["check", "validate"])
+def test_a_record_of_one_move_is_valid_with_1_move(command, tmp_path):
+    record = tmp_path / "one.json"
+    record.write_text(json.dumps({"game": "thats-my-line", "moves": ["a1"]}))
+    args = [command, str(record)] if command == "check" else [command, "thats-my-line", str(record)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("valid: 1 move, game not over"), res.output
