@@ -18,7 +18,7 @@ venv: $(STAMP)
 
 # The main job: every answer, proof, diagram and board picture, then the workbench's screenshots.
 results: $(STAMP)
-	$(BIN)/powertwo results --out results
+	$(BIN)/powertwo results --out results --force
 	$(MAKE) screenshots
 
 # The browser tests, writing their screenshots into results/ (a plain test run writes them to a

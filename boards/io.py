@@ -27,6 +27,7 @@ from typing import Any
 
 from .board import Board, BoardError, format_fraction
 from .jsonfile import loads, read_json
+from .outfile import write_text
 from .build import SYMMETRIES, from_grids, from_segments, name_by_cells, orbit_segments, parse_point, parse_segments
 
 DATA_PACKAGE = "powertwo.boards.data"
@@ -209,4 +210,5 @@ def to_json(board: Board) -> str:
 
 
 def save(board: Board, path: str | Path) -> None:
-    Path(path).write_text(to_json(board), encoding="utf-8")
+    """The board's explicit form written to ``path`` (whole or not at all)."""
+    write_text(path, to_json(board))

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import click
 
-from .common import main, progress_display
+from powertwo.boards.outfile import write_text
+
+from .common import fail, force_option, main, output_path, progress_display
+from .outputs import diagram_suffix
 
 
 def _position(board, position: str | None) -> list[int]:
@@ -19,6 +22,18 @@ def _position(board, position: str | None) -> list[int]:
     from powertwo.solvers.jump import read_position
 
     return read_position(position, board)
+
+
+def census_outputs(json_out: str | None, plot: str | None, force: bool, inputs: tuple) -> None:
+    """``--json`` and ``--plot`` checked before the census runs: not an input, not each other, not
+    an existing file without ``--force``, the plot an .svg or .png."""
+    if json_out is not None and plot is not None and Path(json_out).resolve() == Path(plot).resolve():
+        fail(f"{json_out}: given to both --json and --plot, give two files")
+    for out in (json_out, plot):
+        if out is not None:
+            output_path(out, force, inputs)
+    if plot is not None:
+        diagram_suffix(plot, "--plot")
 
 
 def table_lines(census) -> list[str]:
@@ -69,9 +84,10 @@ def table_lines(census) -> list[str]:
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the census as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw positions and sequences per level (SVG or PNG).")
+@force_option
 def census(board: str, position: str | None, target: str | None, engine: str, scheduler: str | None, workers: int,
            parquet: str | None, solvable: bool, store: str | None, max_levels: int | None, json_out: str | None,
-           plot: str | None) -> None:
+           plot: str | None, force: bool) -> None:
     """Count the whole game tree of a jump puzzle from a start position, one jump per level."""
     from powertwo.solvers.census import CensusError, run_census
     from powertwo.solvers.census.store import default_store
@@ -81,6 +97,7 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
         raise CensusError(f"--parquet: only the dask engine writes levels, not {engine}")
     if scheduler and engine != "dask":
         raise CensusError(f"--scheduler: only the dask engine runs on a cluster, not {engine}")
+    census_outputs(json_out, plot, force, (board, position))
     b = census_board(board)
     start = _position(b, position)
     goal = None if target is None else b.node(target)
@@ -91,7 +108,7 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
     for line in table_lines(result):
         click.echo(line)
     if json_out:
-        Path(json_out).write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
+        write_text(json_out, json.dumps(result.to_dict(), indent=1) + "\n")
     if plot:
         from powertwo.solvers.census.plot import plot_census
 

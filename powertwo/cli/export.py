@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from powertwo.boards.outfile import write_text
+
 from .common import force_option, main, output_path
 
 
@@ -32,5 +34,5 @@ def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: st
     get_puzzle(puzzle)  # an unknown puzzle is an error even for graphml
     target = output_path(out, force, [board])
     text = export_text(load(board), puzzle, fmt, strict=strict, stones=stones, symmetry=symmetry, bound=bound)
-    target.write_text(text, encoding="utf-8")
+    write_text(target, text)
     click.echo(f"wrote {out}")

@@ -19,7 +19,9 @@ from typing import Any, Callable
 
 import click
 
+from powertwo.boards.outfile import write_text
 from powertwo.boards.words import counted
+
 from .common import OutputError, echo_json, main, output_path
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
@@ -285,7 +287,7 @@ class TerminalGame:
             return
         record = self.game.record([t for _, t, _ in self.history], **self.record_start)
         try:
-            output_path(name, force).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            write_text(output_path(name, force), json.dumps(record, indent=1) + "\n")
         except OutputError as exc:
             click.echo(f"not saved: {exc}")
             return

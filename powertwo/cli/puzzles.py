@@ -12,6 +12,7 @@ import click
 from powertwo.boards.words import counted
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
+from .outputs import output_folder, write_answer
 
 
 @main.command("solve")
@@ -64,7 +65,9 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
         output_path(out, force, (board, options.get("position"), options.get("proof")))
-        Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        _, kept = write_answer(out, result, json.dumps(result, indent=1) + "\n")
+        if kept:
+            click.echo(f"powertwo: {kept}", err=True)
     if as_json:
         echo_json(result)
     else:
@@ -339,16 +342,24 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @main.command("results")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False))
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
-def results(out: str, only: tuple[str, ...]) -> None:
-    """The main job: every answer with proof status, timing and diagram, into OUT/."""
+@click.option("--force", is_flag=True, help="Write into an OUT/ that already holds files (the job replaces its own).")
+def results(out: str, only: tuple[str, ...], force: bool) -> None:
+    """The main job: every answer with proof status, timing and diagram, into OUT/. Ctrl-C stops
+    the whole job (exit 130): every file is written whole or not at all, and a step that was
+    running writes nothing."""
     from powertwo.solvers.results import CENSUS, INFERENCE, jobs, run_all
+    from powertwo.solvers.satcall import JobInterrupted, ctrl_c_stops_the_job
 
     known = [name for name, _ in jobs()] + [INFERENCE, CENSUS]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")
-    with progress_display("results", after=0.0, log=True) as progress:
-        rows = run_all(Path(out), progress, only=only or None)
+    output_folder(out, force)
+    try:
+        with progress_display("results", after=0.0, log=True) as progress, ctrl_c_stops_the_job():
+            rows = run_all(Path(out), progress, only=only or None)
+    except JobInterrupted as exc:
+        fail(str(exc), 130)
     if only:
         readme = Path(out) / "README.md"
         click.echo(f"wrote {len(rows)} results into {out}/ " + (

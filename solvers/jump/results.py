@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Mapping
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from ..fields import board_fields
 from ..registry import Progress, ResultRow, SolutionError
@@ -62,7 +63,7 @@ def _write(out: Path, stem: str, data: dict, diagram, board: Board, exts=("svg",
     from powertwo.boards.draw import save
 
     answer = {k: v for k, v in data.items() if k not in RUN_TIMES}  # timings go to timings.json
-    (out / f"{stem}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
+    write_text(out / f"{stem}.json", json.dumps(answer, indent=1) + "\n")
     files = [f"{stem}.json"]
     for ext in exts:
         save(diagram(data, board), out / f"{stem}.{ext}")
@@ -186,10 +187,10 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         rows.append(ResultRow(REVERSE, what, "see jump-bench.json", statuses, "search (kernel)",
                               "summary per position in jump-bench.json", sum(timings[half].values()),
                               ("jump-bench.json",), timings[half]))
-    (out / "jump-bench.json").write_text(json.dumps({
+    write_text(out / "jump-bench.json", json.dumps({
         **board_fields(board), "search_node_limit": node_limit,
         "halves": {half: list(seeds) for half, seeds in BENCH_HALVES.items()},
-        "positions": entries, "more_positions": more}, indent=1) + "\n", encoding="utf-8")
+        "positions": entries, "more_positions": more}, indent=1) + "\n")
     return rows
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from .answers import enumerate_cpsat, enumerate_sat
 from .backends import certify, solve_cpsat, solve_sat
@@ -58,13 +59,13 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
         res = result(board, var, progress)
         files = [f"{name}.json", f"{name}.svg", f"{name}.png"]
         if res.certificate is not None:
-            (out / f"{name}.cnf").write_text(res.certificate.cnf, encoding="utf-8")
-            (out / f"{name}.drat").write_text(res.certificate.proof, encoding="utf-8")
+            write_text(out / f"{name}.cnf", res.certificate.cnf)
+            write_text(out / f"{name}.drat", res.certificate.proof)
             files += [f"{name}.cnf", f"{name}.drat"]
         data = res.to_json(timings=False)
         report = check(data, board, base=out)
         progress(f"{name}: check {'valid' if report.valid else 'FAILED: ' + '; '.join(report.faults)}")
-        (out / f"{name}.json").write_text(dumps(data), encoding="utf-8")
+        write_text(out / f"{name}.json", dumps(data))
         for ext in ("svg", "png"):
             save(diagram(data, board), out / f"{name}.{ext}")
         o = res.outcome

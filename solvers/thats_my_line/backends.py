@@ -27,7 +27,7 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
     solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    with cpsat_sigint():
+    with cpsat_sigint(solver):
         code = solver.solve(cm.model)
     name = solver.status_name(code)
     bound = trivial_bound(board, supply)

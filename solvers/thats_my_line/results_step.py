@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from powertwo.boards.outfile import write_text
 from powertwo.rules.thats_my_line import UNLIMITED
 
 from ..certify import checker_name
@@ -53,7 +54,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two") -> 
         main["certificate"] = summary | {"cnf": f"{stem}.cnf.gz", "proof": f"{stem}.drat.gz"}
         report = check(main, board, base=out)
         progress(f"{PUZZLE} ({stones} stones): check {'valid' if report.valid else '; '.join(report.faults)}")
-        (out / f"{stem}.json").write_text(json.dumps(main, indent=1) + "\n", encoding="utf-8")
+        write_text(out / f"{stem}.json", json.dumps(main, indent=1) + "\n")
         for ext in ("svg", "png"):
             save(diagram(main, board), out / f"{stem}.{ext}")
         progress(f"{PUZZLE} ({stones} stones): {main['objective']} stones, "
