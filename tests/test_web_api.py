@@ -383,7 +383,7 @@ def test_a_refused_first_click_names_what_stands_there(client):
 def test_a_deeply_nested_body_is_one_line(client):
     body = '{"solution": ' + "[" * 100_000 + "]" * 100_000 + "}"
     answer = client.post("/api/check", content=body, headers={"Content-Type": "application/json"})
-    assert error(answer, 400) == "request body is nested too deeply"
+    assert error(answer, 400) == "request body: JSON nested more than 64 levels deep (at character 76)"
 
 
 def relative_luminance(colour: str) -> float:
@@ -578,11 +578,10 @@ def test_unknown_nested_fields_are_refused_with_their_path(client):
     for path in ("/api/check", "/api/sequence"):  # the answer's own strict reader names the path
         assert error(client.post(path, json={"solution": answer}), 400) == \
             "jump-reverse solution: unknown field 'moves[1].bogus' (nothing checks it)"
-    record = {"game": "power-of-two", "moves": [], "bogus": 1}
-    assert client.post("/api/check", json={"solution": record}).json()["faults"] == \
-        ["record: unknown field 'bogus' (nothing checks it)"]
-    assert error(client.post("/api/sequence", json={"solution": record}), 400) == \
-        "record: unknown field 'bogus' (nothing checks it)"
+    record = {"game": "power-of-two", "moves": [], "bogus": 1}  # refused, as `powertwo check` refuses it (exit 2)
+    for path in ("/api/check", "/api/sequence"):
+        assert error(client.post(path, json={"solution": record}), 400) == \
+            "record: unknown field 'bogus' (nothing checks it)"
 
 
 def test_wrong_types_are_refused_with_their_path(client):

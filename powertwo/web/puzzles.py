@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from powertwo.boards import Board, NodeId
 from powertwo.boards.words import counted, filled, singular
-from powertwo.rules import RulesError, validate_record
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
 from powertwo.solvers.schemas import check_answer_shape
@@ -114,8 +114,10 @@ def file_check(data: Mapping) -> dict:
     if "game" in solution:
         try:
             res = validate_record(solution)
-        except RulesError as exc:
+        except (IllegalMoveError, InvalidMoveError) as exc:  # the record's fault (`powertwo check`: exit 1)
             return {"valid": False, "faults": [str(exc)], "notes": []}
+        except RulesError as exc:  # a malformed record: refused, as `powertwo check` refuses it (exit 2)
+            raise BadRequest(str(exc)) from None
         tail = res.outcome.reason if res.outcome else "game not over"
         return {"valid": True, "faults": [], "notes": [f"valid: {counted(len(res.moves), 'move')}, {tail}"]}
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
