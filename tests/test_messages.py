@@ -27,3 +27,30 @@ def test_a_record_of_one_move_is_valid_with_1_move(command, tmp_path):
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     assert res.output.startswith("valid: 1 move, game not over"), res.output
+
+
+def test_a_client_that_leaves_mid_body_gets_a_reply_and_leaves_no_trace():
+    """Issue 50, reproduction 13: 300 ``ClientDisconnect`` tracebacks in the server's log from
+    clients that left in the middle of their body. The app answers 400 and raises nothing (an
+    exception out of the app is what the server logs with its trace)."""
+    import asyncio
+
+    from powertwo.web.server import create_app
+
+    app = create_app()
+    sent: list[dict] = []
+    arriving = [{"type": "http.request", "body": b'{"game": "thats-', "more_body": True}, {"type": "http.disconnect"}]
+
+    async def receive() -> dict:
+        return arriving.pop(0) if arriving else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/game", "raw_path": b"/api/game", "root_path": "",
+             "scheme": "http", "query_string": b"", "server": ("127.0.0.1", 8765), "client": ("127.0.0.1", 5000),
+             "http_version": "1.1", "headers": [(b"host", b"127.0.0.1:8765"), (b"content-type", b"application/json"),
+                                                (b"content-length", b"100")]}
+    asyncio.run(app(scope, receive, send))
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"]) == {"error": "the client went away before its request body arrived"}
