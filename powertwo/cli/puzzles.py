@@ -10,6 +10,7 @@ from typing import Callable, Iterator
 import click
 
 from powertwo.boards.words import counted
+
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 from .outputs import output_folder, write_answer
