@@ -341,6 +341,15 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
                 raise RecordError(f"position: {self.player_name(player)} has thrown {len(thrown)} stones, "
                                   f"at most {RESERVE}")
         to_move, ply = self.to_move_and_ply(data)
+        if data.get("ply") is None:  # the fewest moves that throw these stones (David first, one a turn)
+            ply = max(2 * len(light) - 1, 2 * len(dark), 0)
+            ply += (ply % 2) != to_move
+        for player, thrown in ((0, light), (1, dark)):
+            turns = (ply + 1 - player) // 2
+            if len(thrown) > turns:
+                raise RecordError(f"position: {self.player_name(player)} has thrown {counted(len(thrown), 'stone')} "
+                                  f"after {counted(ply, 'move')} (ply), but throws at most one a turn: "
+                                  f"{counted(turns, 'turn')} (David moves first)")
         return DavidGoliathState(david, goliath, light, dark, to_move, ply)
 
     # ------------------------------------------------------------ display

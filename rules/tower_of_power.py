@@ -378,6 +378,16 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
             history.append((self._stacks_from_json(item.get("stacks"), where),
                             self.player_from_json(item.get("to_move", self.player_keys[0]),
                                                   f"{where} field 'to_move'")))
+        if len(history) > ply:
+            raise RecordError(f"position: field 'history' lists {counted(len(history), 'earlier position')}, more "
+                              f"than the {counted(ply, 'move')} (ply) made")
+        for k, (_, mover) in enumerate(history):  # one position before each move, the players alternating
+            expected = (to_move + len(history) - k) % 2
+            if mover != expected:
+                now, then = self.player_name(to_move), self.player_name(expected)
+                raise RecordError(f"position: history[{k}] has {self.player_name(mover)} to move, but it stands "
+                                  f"{counted(len(history) - k, 'move')} before this position ({now} to move) and "
+                                  f"the players alternate: {then} was to move there")
         return TowerOfPowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
 
     # ------------------------------------------------------------ text and diagram

@@ -25,6 +25,7 @@ starlette_testclient = pytest.importorskip("starlette.testclient")
 from test_fuzz_readers import ANSWERS, KINDS, MUST_REFUSE, RECORDS, mutate, paths  # noqa: E402
 
 from powertwo.cli import main  # noqa: E402
+from powertwo.cli.limits import CHECK_SECONDS  # noqa: E402
 from powertwo.solvers import bounded  # noqa: E402
 from powertwo.web.server import Limits, create_app  # noqa: E402
 
@@ -36,7 +37,8 @@ CLI_VERDICTS = {0: "valid", 1: "faults", 2: "refused", 3: "undecided"}
 
 @pytest.fixture(scope="module")
 def client():
-    with starlette_testclient.TestClient(create_app(limits=Limits(warm=False, queue=8)), base_url=BASE) as c:
+    limits = Limits(warm=False, queue=8, check_seconds=CHECK_SECONDS, nice=0)  # the time check gives
+    with starlette_testclient.TestClient(create_app(limits=limits), base_url=BASE) as c:
         yield c
 
 
