@@ -279,8 +279,8 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
                                   f"{counted(turns[player], 'turn')} (Light moves first)")
             passes.append(turns[player] - len(stones))
         if passes[LIGHT] and passes[DARK]:
-            stones = counted(len(state.occupied), "stone")
-            raise RecordError(f"position: {counted(state.ply, 'move')} (ply) for {stones} would need both players "
+            held = counted(len(state.occupied), "stone")
+            raise RecordError(f"position: {counted(state.ply, 'move')} (ply) for {held} would need both players "
                               "to pass, which no game does (a pass is forced only while the other player can still "
                               "place)")
         for player in (LIGHT, DARK):
