@@ -54,3 +54,13 @@ def test_a_client_that_leaves_mid_body_gets_a_reply_and_leaves_no_trace():
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 400
     assert json.loads(sent[1]["body"]) == {"error": "the client went away before its request body arrived"}
+
+
+def test_the_readme_says_how_to_run_the_tool_in_its_first_screen():
+    """Issue 50, item 14: right after the two commands, how to run ``powertwo`` once they are done."""
+    from pathlib import Path
+
+    lines = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").splitlines()
+    assert lines[:5] == ["# powertwo", "```", "make results", "make test", "```"]
+    first_screen = " ".join(lines[:15])
+    assert ".venv/bin/powertwo" in first_screen and ". .venv/bin/activate" in first_screen

@@ -234,13 +234,14 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
 
 
 HINT_SECONDS = 1.0
-"""How long the hint's solver may take: the hint says only what it can tell within this."""
+"""How long the hint's solver may take by default (the server's ``Limits.hint_seconds``): the
+hint says only what it can tell within this."""
 
 
-def jump_hint(data: Mapping) -> dict:
+def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:
     """Whether the position can still be finished: from the stored census of the board and the
     clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
-    far as the solver can tell within :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
+    far as the solver can tell within ``seconds``, and a first move that keeps it solvable."""
     puzzle, page = puzzle_of(data)
     if not hinted(page):
         raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
@@ -251,16 +252,16 @@ def jump_hint(data: Mapping) -> dict:
     census = census_hint(board, origin, stones) if origin is not None else None
     if census is not None and (census["solvable"] or census["target"] is None):
         return census
-    solver = solver_hint(puzzle, board, stones)
+    solver = solver_hint(puzzle, board, stones, seconds)
     if census is not None:
         solver["text"] = f"{census['text']}; {solver['text']}"
     return solver
 
 
-def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
-    """The hint as the solver gives it within :data:`HINT_SECONDS`."""
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict:
+    """The hint as the solver gives it within ``seconds``."""
     try:
-        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=HINT_SECONDS)
+        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=seconds)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
     status, moves = answer.get("status"), answer.get("moves") or []
@@ -273,7 +274,7 @@ def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
     if status == "infeasible":
         return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     return {"solvable": None, "marks": [], "source": "solver",
-            "text": f"the solver cannot tell within {HINT_SECONDS:g} s whether a finish exists"}
+            "text": f"the solver cannot tell within {seconds:g} s whether a finish exists"}
 
 
 def reverse_origin(board: Board) -> list[NodeId] | None:
