@@ -328,7 +328,7 @@ def test_jump_reverse_steps_show_the_stone_count(page):
         assert points == 1 + len(move["jumps"])
         page.wait_for_function(f"document.querySelector('#seq-position').textContent === "
                                f"'frame {k} of {len(committed['moves'])}; {count} stones on the board'")
-        assert f"{count} stones left" in page.inner_text("#seq-caption")
+        assert f"{count} stone{'' if count == 1 else 's'} left" in page.inner_text("#seq-caption")
         if k == 1:
             shot(page, "sequences")
     assert count == 1
