@@ -224,3 +224,14 @@ def test_ctrl_c_stops_the_results_job_with_exit_130_and_writes_nothing_half_done
     assert err.rstrip().endswith("powertwo: interrupted (Ctrl-C): the job stopped, nothing more written"), err
     assert "Traceback" not in err
     assert not list(out.glob("thats-my-line*")) and not list(out.glob(".*"))
+
+
+def test_play_never_saves_over_the_position_it_started_from(tmp_path):
+    position = tmp_path / "position.json"
+    position.write_text('{"light": [], "dark": []}')
+    res = CliRunner().invoke(main, ["play", "thats-my-line", "--position", str(position)],
+                             input=f"a1\nsave --force {position}\nsave {tmp_path / 'game.json'}\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert f"not saved: {position}: is also an input of this command, not overwritten (write elsewhere)" in res.output
+    assert position.read_text() == '{"light": [], "dark": []}'
+    assert json.loads((tmp_path / "game.json").read_text())["moves"] == ["a1"]

@@ -239,6 +239,7 @@ class TerminalGame:
     machine: int | None
     record_start: dict[str, Any]
     history: list[tuple[Any, str, Any]] = field(default_factory=list)  # (state before, move text, move)
+    inputs: tuple[str | None, ...] = ()  # the files play read (a position): never saved over
 
     def show(self) -> None:
         last = self.history[-1] if self.history else None
@@ -287,7 +288,7 @@ class TerminalGame:
             return
         record = self.game.record([t for _, t, _ in self.history], **self.record_start)
         try:
-            write_text(output_path(name, force), json.dumps(record, indent=1) + "\n")
+            write_text(output_path(name, force, self.inputs), json.dumps(record, indent=1) + "\n")
         except OutputError as exc:
             click.echo(f"not saved: {exc}")
             return
@@ -355,7 +356,8 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
     current = TerminalGame(game, state, None if computer is None else ("light", "dark").index(computer),
-                          {"position": first} if position else {"start": start or game.default_start})
+                          {"position": first} if position else {"start": start or game.default_start},
+                          inputs=(position, start if start is not None and Path(start).is_file() else None))
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True
