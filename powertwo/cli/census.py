@@ -4,14 +4,13 @@ game tree, counted exactly (single machine, Dask cluster or plain breadth-first 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from powertwo.boards.outfile import write_text
 
-from .common import fail, force_option, main, output_path, progress_display
-from .outputs import diagram_suffix
+from .common import force_option, main, progress_display
+from .outputs import check_outputs, diagram_suffix
 
 
 def _position(board, position: str | None) -> list[int]:
@@ -22,18 +21,6 @@ def _position(board, position: str | None) -> list[int]:
     from powertwo.solvers.jump import read_position
 
     return read_position(position, board)
-
-
-def census_outputs(json_out: str | None, plot: str | None, force: bool, inputs: tuple) -> None:
-    """``--json`` and ``--plot`` checked before the census runs: not an input, not each other, not
-    an existing file without ``--force``, the plot an .svg or .png."""
-    if json_out is not None and plot is not None and Path(json_out).resolve() == Path(plot).resolve():
-        fail(f"{json_out}: given to both --json and --plot, give two files")
-    for out in (json_out, plot):
-        if out is not None:
-            output_path(out, force, inputs)
-    if plot is not None:
-        diagram_suffix(plot, "--plot")
 
 
 def table_lines(census) -> list[str]:
@@ -97,7 +84,9 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
         raise CensusError(f"--parquet: only the dask engine writes levels, not {engine}")
     if scheduler and engine != "dask":
         raise CensusError(f"--scheduler: only the dask engine runs on a cluster, not {engine}")
-    census_outputs(json_out, plot, force, (board, position))
+    check_outputs({"--json": json_out, "--plot": plot}, force, (board, position))
+    if plot is not None:
+        diagram_suffix(plot, "--plot")
     b = census_board(board)
     start = _position(b, position)
     goal = None if target is None else b.node(target)

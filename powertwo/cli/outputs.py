@@ -10,11 +10,11 @@ answer goes beside it, and the command says where.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from powertwo.boards.outfile import write_text
 
-from .common import OutputError
+from .common import OutputError, output_path
 
 PROVEN = ("optimal", "infeasible")
 """The statuses of an answer whose claim is proven (the optimum, or that there is none)."""
@@ -74,10 +74,22 @@ def output_folder(path: str | Path, force: bool) -> Path:
     return folder
 
 
+def check_outputs(outputs: dict[str, str | None], force: bool, inputs: Iterable[str | Path | None]) -> None:
+    """Refuse, before any work, outputs (option -> file, None when not given) that would
+    overwrite a file without ``force``, one of ``inputs``, or each other (``--proof X --out X``)."""
+    given = [(option, path) for option, path in outputs.items() if path is not None]
+    for k, (option, path) in enumerate(given):
+        for other, again in given[k + 1:]:
+            if Path(path).resolve() == Path(again).resolve():
+                raise OutputError(f"{path}: given to both {option} and {other}, give two files")
+    for _, path in given:
+        output_path(path, force, inputs)
+
+
 def diagram_suffix(path: str | Path, option: str) -> None:
     """A diagram's file must end in .svg or .png (checked before any work)."""
     if Path(path).suffix.lower() not in DIAGRAM_SUFFIXES:
         raise OutputError(f"{option} {path}: the output must end in .svg or .png")
 
 
-__all__ = ["PROVEN", "beside", "diagram_suffix", "output_folder", "proven_status", "write_answer"]
+__all__ = ["PROVEN", "beside", "check_outputs", "diagram_suffix", "output_folder", "proven_status", "write_answer"]

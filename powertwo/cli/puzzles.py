@@ -13,7 +13,7 @@ from powertwo.boards.words import counted
 
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
-from .outputs import output_folder, write_answer
+from .outputs import check_outputs, output_folder, write_answer
 
 
 @main.command("solve")
@@ -55,7 +55,7 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
     if unknown:
         flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
         raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
-    _check_outputs(out, options.get("proof"), force, (board, options.get("position")))
+    check_outputs({"--out": out, "--proof": options.get("proof")}, force, (board, options.get("position")))
     b = load(board)
     for key in ("corner", "target"):
         if key in given:
@@ -98,17 +98,6 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         yield said
     finally:
         timer.cancel()
-
-
-def _check_outputs(out: str | None, proof: str | None, force: bool, inputs: tuple) -> None:
-    """Refuse, before any work, an output that would overwrite a file (without ``force``), an
-    input, or the other output (``--proof X --out X``)."""
-    if out is not None and proof is not None and Path(out).resolve() == Path(proof).resolve():
-        fail(f"{out}: given to both --out and --proof, give two files")
-    if out is not None:
-        output_path(out, force, inputs)
-    if proof is not None:
-        output_path(proof, force, inputs)
 
 
 def node_argument(board, flag: str, text: str) -> int:
