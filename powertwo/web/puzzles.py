@@ -15,6 +15,7 @@ from powertwo.solvers.schemas import check_answer_shape
 from .common import BadRequest, board_of, board_view, field, no_paths, results_dir
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
+from .work import HINT_SECONDS
 
 
 def line_check(data: Mapping) -> dict:
@@ -231,11 +232,6 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
             "verdict": verdict, "valid": report.valid and state.finished, "optimum": best,
             "faults": [] if not state.finished else list(report.faults), "notes": list(report.notes),
             "solution": solution}
-
-
-HINT_SECONDS = 1.0
-"""How long the hint's solver may take by default (the server's ``Limits.hint_seconds``): the
-hint says only what it can tell within this."""
 
 
 def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:

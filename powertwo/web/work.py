@@ -21,6 +21,11 @@ from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, Outcome, PoolBusy,
 from .common import BadRequest, plain
 
 
+HINT_SECONDS = 1.0
+"""How long the Get a Jump On hint's solver may think by default (:attr:`Limits.hint_seconds`): the
+hint says only what it can tell within this."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
@@ -38,7 +43,7 @@ class Limits:
     memory_mb: int | None = 3072
     warm: bool = True
     nice: int = 10
-    hint_seconds: float = 1.0
+    hint_seconds: float = HINT_SECONDS
 
 
 def warm_up() -> None:
