@@ -272,8 +272,10 @@ def write_text(path: Path, text: str) -> None:
     stamp, no file name: the same text gives the same bytes)."""
     import gzip
 
+    from powertwo.boards.outfile import write_bytes
+
     data = text.encode("utf-8")
-    path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if path.name.endswith(".gz") else data)
+    write_bytes(path, gzip.compress(data, compresslevel=9, mtime=0) if path.name.endswith(".gz") else data)
 
 
 def read_text(path: Path) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from powertwo.boards.outfile import write_text
+
 from .common import force_option, main, output_path
 
 
@@ -37,5 +39,5 @@ def export(puzzle: str, fmt: str, out: str, board: str, strict: bool, stones: st
     target = output_path(out, force, [board])
     text = export_text(load(board), puzzle, fmt, strict=strict, stones=stones, at_most=at_most, symmetry=symmetry,
                        bound=bound)
-    target.write_text(text, encoding="utf-8")
+    write_text(target, text)
     click.echo(f"wrote {out}")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from ..fields import SolutionError, seconds_value
 from .answers import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
@@ -79,7 +80,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
         cert = certify(board, var, outcome, limit)
         if cert is None:
             raise SolutionError(f"--proof: nothing to prove, the status is {outcome.status}")
-        Path(proof).write_text(cert.proof, encoding="utf-8")
+        write_text(proof, cert.proof)
         files = {"proof": Path(proof).name}  # named relative to the result file: write both in one folder
     res = LineResult(board, var, backend, outcome, outcome.stones, stone_limit=limit,
                      symmetry_breaking=bool(symmetry), answers=answers, certificate=cert,

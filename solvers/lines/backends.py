@@ -57,7 +57,7 @@ def solve_cpsat(board: Board, var: Variant, *, stones: int = STONES, symmetry: b
     solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = float(time_limit)
-    with cpsat_sigint():
+    with cpsat_sigint(solver):
         status = solver.solve(model)
     seconds = time.perf_counter() - started
     stopped_early = time_limit is None or seconds < time_limit

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from powertwo.boards import Board
+from powertwo.boards.words import counted
 from powertwo.models.cards import line_counts
 
 from ..certify import CERTIFICATE_FIELDS, Certificate, check as check_drat, read_text, sha256, statement_faults
@@ -159,7 +160,7 @@ def _stone_faults(board: Board, f: _File, stone_set: list[int], counts: list[int
     for k, held in enumerate(counts):
         need = f.var.line_fault(held)
         if need:
-            faults.append(f"line {board.line_text(k)} holds {held} stone{'' if held == 1 else 's'}, {need}")
+            faults.append(f"line {board.line_text(k)} holds {counted(held, 'stone')}, {need}")
     return faults
 
 
@@ -242,7 +243,7 @@ def _check_proven(data: Mapping[str, Any], board: Board, f: _File, own: Outcome,
 
 def _summary(board: Board, f: _File, own: Outcome, stone_set: list[int], value: int) -> str:
     var = f.var
-    parts = [f"{len(stone_set)} stone{'' if len(stone_set) == 1 else 's'}"]
+    parts = [f"{counted(len(stone_set), 'stone')}"]
     if var.lists_lines:
         if var.at_most:
             parts[0] += (f" (read as at most {f.limit}, the earlier reading: the file has no stones_rule and "

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted
 from powertwo.models.cards import line_counts, orbit
 
 from ..certify import Certificate
@@ -160,7 +161,7 @@ def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: s
     title = (f"{var.title}: {len(stones)} stones, {len(good)} of {len(board.lines)} lines "
              f"{'with two' if var.lists_lines else 'covered'}")
     if faults:
-        title += f"; WRONG: {len(faults)} line{'s' if len(faults) != 1 else ''} break the rule"
+        title += f"; WRONG: the rule is broken on {counted(len(faults), 'line')}"
     if status:
         title += f" ({status})"
     wanted = "exactly two stones" if var.rule.highlight == 2 else f"{var.rule.need} stone"

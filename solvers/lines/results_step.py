@@ -82,7 +82,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two",
         data = res.to_json(timings=False)
         report = check(data, board, base=out)
         progress(f"{name}: check {'valid' if report.valid else 'FAILED: ' + '; '.join(report.faults)}")
-        (out / f"{name}.json").write_text(dumps(data), encoding="utf-8")
+        write_text(out / f"{name}.json", dumps(data))
         for ext in ("svg", "png"):
             save(diagram(data, board), out / f"{name}.{ext}")
         o = res.outcome
