@@ -12,10 +12,9 @@ from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
 from powertwo.solvers.schemas import check_answer_shape
 
-from .common import BadRequest, board_of, board_view, field, no_paths, results_dir
+from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths, results_dir
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
-from .work import HINT_SECONDS
 
 
 def line_check(data: Mapping) -> dict:

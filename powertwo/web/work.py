@@ -18,12 +18,9 @@ from starlette.requests import Request
 
 from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, Outcome, PoolBusy, WorkerPool
 
-from .common import BadRequest, plain
+from .common import HINT_SECONDS, BadRequest, plain
 
 
-HINT_SECONDS = 1.0
-"""How long the Get a Jump On hint's solver may think by default (:attr:`Limits.hint_seconds`): the
-hint says only what it can tell within this."""
 
 
 @dataclass(frozen=True)
