@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from powertwo.boards import from_segments, load
 from powertwo.cli import main
-from powertwo.solvers.census import CensusError, census_tables, is_solvable, run_census, solvable_set
+from powertwo.solvers.census import CensusError, CensusOptions, census_tables, is_solvable, run_census, solvable_set
 from powertwo.solvers.census.counts import MODULUS, PRIMES, crt, residues
-from powertwo.solvers.census.engine import run_levels
+from powertwo.solvers.census.engine import Plan, run_levels
 from powertwo.solvers.census.reference import plain_levels
 from powertwo.solvers.census.tables import centre_node, image
 
@@ -60,15 +60,15 @@ def test_compiled_engine_equals_plain_bfs_level_for_level(name):
     board, start, target = GAMES[name]()
     tables = census_tables(board, start, target)
     plain, plain_target = plain_levels(tables)
-    fast, _, fast_target = run_levels(tables, batch=64)  # small batches: many batches and table growths
-    assert [lv.key() for lv in fast] == [lv.key() for lv in plain]
-    assert fast_target == plain_target
+    fast = run_levels(tables, Plan(1 << 30, batch=64))  # small batches: many runs and merges
+    assert [lv.key() for lv in fast.levels] == [lv.key() for lv in plain]
+    assert fast.on_target == plain_target
     assert plain[-1].positions == plain[-1].dead_positions > 0
 
 
 def test_triangle_corner_game_totals_equal_plain_sums():
     board, start, corner = corner_game()
-    census = run_census(board, start, target=corner)
+    census = run_census(board, start, CensusOptions(target=corner))
     tables = census_tables(board, start, corner)
     plain, on_corner = plain_levels(tables)
     assert census.group_size == 2  # the reflection through the empty corner
@@ -114,7 +114,7 @@ def test_solvable_pass_equals_plain_recursion(tmp_path):
     def solvable(pos: int) -> bool:
         return pos == goal or any(solvable(child) for child in tables.successors(pos))
 
-    census = run_census(board, start, target=corner, solvable=True, store=str(tmp_path))
+    census = run_census(board, start, CensusOptions(target=corner, solvable=True, store=str(tmp_path)))
     level = {tables.start}
     for lv in census.levels:
         assert lv.solvable_positions == sum(1 for p in level if solvable(p))
@@ -155,7 +155,7 @@ def test_cli_census_english_first_levels(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--board", "english", "--parquet", "x"], "--parquet: only the dask engine writes levels, not numba"),
+    (["--board", "english", "--parquet", "x"], "--parquet: only the dask engine writes Parquet levels, not numba"),
     (["--board", "english", "--engine", "dask", "--solvable"],
      "--solvable: the backward pass runs on the numba engine, not dask"),
     (["--board", "netzwerk"], "board netzwerk: 85 nodes; the census packs a position into 64 bits"),

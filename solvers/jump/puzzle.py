@@ -54,7 +54,7 @@ from ..fields import counted
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
 STONES = 32
-BACKENDS = ("search", "sat")
+BACKENDS = ("search", "sat", "census-table")
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 SAT_SOLVER = "cadical195"
 SAT_CONFLICT_LIMIT = 1_000_000
@@ -75,7 +75,7 @@ REVERSE_FIELDS = frozenset({"puzzle", "board", "board_fingerprint", "position", 
 RUN_TIMES = ("seconds", "answers")
 """Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
 byte for byte; the timings go to ``results/timings.json``)."""
-ENGINES = ("kernel", "python", "sat", "census")
+ENGINES = ("kernel", "python", "sat", "census", "census-table")
 KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
                     "not counted in the time limit")
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
@@ -394,6 +394,8 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     out = census_verdict(board, start, goal)
     if out is not None:   # a stored census set already leaves the position out
         pass
+    elif backend == "census-table":
+        out = _reverse_census_table(board, start, goal)
     elif backend == "search":
         out = _reverse_search(board, start, deadline, symmetry is not False, goal, progress, node_limit,
                               _positive(memory, DEFAULT_MEMORY_MB, "memory", "MiB"),
@@ -442,6 +444,26 @@ def census_verdict(board: Board, start: Sequence[NodeId], targets: Sequence[Node
         if found is not None:
             return None
     return None
+
+
+def _reverse_census_table(board: Board, start: Sequence[NodeId], targets: Sequence[NodeId] | None) -> dict:
+    """The fewest moves from a stored census by moves (:func:`powertwo.solvers.census.fewest.fewest_moves`:
+    the backward table, met by a forward search where it is partial): optimal or infeasible at once."""
+    from powertwo.solvers.census.fewest import fewest_moves
+    from powertwo.solvers.census.tables import CensusError
+
+    if targets is not None and len(targets) != 1:
+        raise SolutionError("--backend census-table: the tables are made for one target node or for any node")
+    try:
+        found = fewest_moves(board, start, targets[0] if targets else None)
+    except CensusError as exc:
+        raise SolutionError(f"--backend census-table: {exc}") from None
+    if found.moves is None:
+        out = _reverse_result(board, start, [], "infeasible", None, len(start))
+    else:
+        moves = moves_of(JumpTables(board, symmetry=False), found.positions)
+        out = _reverse_result(board, start, moves, "optimal", found.moves, found.moves)
+    return dict(out, engine="census-table", proof=found.proof, positions_searched=found.searched)
 
 
 def load_kernel(board: Board, progress: Progress) -> None:

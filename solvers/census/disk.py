@@ -1,0 +1,278 @@
+"""The out-of-core engine: every level a pair of files on disk (sorted canonical positions,
+``uint64``; their residues, ``uint32`` x 4), read in chunks. The children of a chunk of parents
+are sorted and combined in memory (:func:`.sortmerge.sort_combine`, on every core) and written as a
+sorted run; when the level's parents are done, the runs are merged window by window (a key range
+whose slices of every run fit the budget, read from each run and merged by
+:func:`.sortmerge.merge_runs`) into the next level's files. Memory stays within ``--memory``: one
+chunk of parents, one batch of children and one window. A folder given by ``--scratch`` keeps the
+levels with their hashes (:mod:`.levelstore`), and a later run resumes from the last level stored."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from . import kernel
+from .counts import PRIME_ARRAY, PRIMES, Level, crt
+from .engine import ROW_BYTES, BudgetExceeded, LevelArrays, chunks_for, current_rss, gib
+from .levelstore import check_levels, file_digest, read_state
+from .options import CensusOptions, Progress
+from .sortmerge import merge_runs, sort_combine
+from .tables import CensusTables
+
+WIDTH = len(PRIMES)
+SPARSE = 256
+"""Every this many keys of a run is kept in memory: the sample the merge windows are cut from."""
+FLOOR = 64 << 20
+"""The least working memory the engine runs with (beside what the process already holds)."""
+
+
+@dataclass(frozen=True)
+class Files:
+    """A sorted array of positions with residues on disk: ``<stem>.pos`` and ``<stem>.cnt``."""
+
+    stem: Path
+
+    @property
+    def pos(self) -> Path:
+        return self.stem.with_suffix(".pos")
+
+    @property
+    def cnt(self) -> Path:
+        return self.stem.with_suffix(".cnt")
+
+    def __len__(self) -> int:
+        return self.pos.stat().st_size // 8 if self.pos.is_file() else 0
+
+    def read(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``lo..hi`` (positions and residues)."""
+        count = max(0, hi - lo)
+        pos = np.fromfile(self.pos, dtype=np.uint64, count=count, offset=8 * lo)
+        cnt = np.fromfile(self.cnt, dtype=np.uint32, count=count * WIDTH, offset=4 * WIDTH * lo)
+        return pos, cnt.reshape(count, WIDTH)
+
+    def search(self, key: np.uint64, lo: int, hi: int) -> int:
+        """The first row in ``lo..hi`` whose position is not below ``key`` (reads a few blocks)."""
+        while hi - lo > 4096:
+            mid = (lo + hi) // 2
+            if np.fromfile(self.pos, dtype=np.uint64, count=1, offset=8 * mid)[0] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo + int(np.searchsorted(self.read(lo, hi)[0], key))
+
+    def remove(self) -> None:
+        self.pos.unlink(missing_ok=True)
+        self.cnt.unlink(missing_ok=True)
+
+
+class Writer:
+    """Appends rows to a pair of files."""
+
+    def __init__(self, files: Files):
+        self.files = files
+        self.rows = 0
+        self._pos: BinaryIO = open(files.pos, "wb")
+        self._cnt: BinaryIO = open(files.cnt, "wb")
+
+    def write(self, pos: np.ndarray, cnt: np.ndarray) -> None:
+        np.ascontiguousarray(pos).tofile(self._pos)
+        np.ascontiguousarray(cnt).tofile(self._cnt)
+        self.rows += len(pos)
+
+    def close(self) -> None:
+        self._pos.close()
+        self._cnt.close()
+
+
+@dataclass(frozen=True)
+class Run:
+    """A sorted run on disk with every :data:`SPARSE`-th key in memory."""
+
+    files: Files
+    rows: int
+    sample: np.ndarray
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The engine's sizes from ``--memory``: parents per chunk, children per batch, rows per window."""
+
+    parents: int
+    children: int
+    window: int
+
+    @staticmethod
+    def of(total: int) -> "Budget":
+        work = total - current_rss()
+        if work < FLOOR:
+            raise BudgetExceeded(f"--memory {gib(total)}: the process already holds {gib(current_rss())}; the "
+                                 f"disk engine needs {FLOOR >> 20} MiB more")
+        return Budget(parents=max(1024, work // 8 // 64), children=max(4096, work // 2 // 64),
+                      window=max(4096, work // 2 // 72))
+
+
+@dataclass(frozen=True)
+class DiskRun:
+    levels: list[Level]
+    on_target: int
+    stopped: str | None = None
+    scratch_bytes: int = 0
+
+
+class DiskLevels:
+    """The levels of one census in a folder."""
+
+    def __init__(self, tables: CensusTables, folder: Path, budget: Budget, progress: Progress):
+        self.tables = tables
+        self.folder = folder
+        self.budget = budget
+        self.progress = progress
+
+    def level(self, k: int) -> Files:
+        return Files(self.folder / f"level-{k:02d}")
+
+    def start(self) -> None:
+        w = Writer(self.level(0))
+        w.write(np.array([self.tables.start], dtype=np.uint64), np.ones((1, WIDTH), dtype=np.uint32))
+        w.close()
+
+    def count(self, k: int) -> tuple[Level, int, int]:
+        """Level ``k``'s figures, the sequences on the target there, and its children (a pass over
+        its files, a chunk at a time)."""
+        t = self.tables
+        files = self.level(k)
+        n = len(files)
+        sums = np.zeros((2, WIDTH), dtype=object)
+        classes = positions = dead_classes = dead_positions = children = on_target = 0
+        goal = None if t.target is None else np.uint64(1 << (t.target - 1))
+        for lo in range(0, n, self.budget.parents):
+            pos, cnt = files.read(lo, min(n, lo + self.budget.parents))
+            successors = kernel.count_successors(pos, t.need, t.land)
+            orbits = kernel.orbit_sizes(pos, t.group_size, t.symtab)
+            part = kernel.residue_sums(cnt, successors, PRIME_ARRAY, chunks_for(len(pos)))
+            sums += part.astype(object)
+            dead = successors == 0
+            classes += len(pos)
+            positions += int(orbits.sum())
+            dead_classes += int(dead.sum())
+            dead_positions += int(orbits[dead].sum())
+            children += int(successors.sum())
+            if goal is not None and (at := int(np.searchsorted(pos, goal))) < len(pos) and pos[at] == goal:
+                on_target = crt([int(x) for x in cnt[at]])
+        mods = [[int(sums[r, c]) % p for c, p in enumerate(PRIMES)] for r in range(2)]
+        stones = bin(t.start).count("1") - k
+        lv = Level(jumps=k, stones=stones, classes=classes, positions=positions, sequences=crt(mods[0]),
+                   dead_classes=dead_classes, dead_positions=dead_positions, dead_sequences=crt(mods[1]))
+        return lv, on_target, children
+
+    def runs(self, k: int) -> list[Run]:
+        """Level ``k``'s children as sorted runs, a batch of parents' children each."""
+        t = self.tables
+        files = self.level(k)
+        n = len(files)
+        folder = self.folder / f"runs-{k + 1:02d}"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        out: list[Run] = []
+        for lo in range(0, n, self.budget.parents):
+            pos, cnt = files.read(lo, min(n, lo + self.budget.parents))
+            successors = kernel.count_successors(pos, t.need, t.land)
+            offsets = np.zeros(len(pos) + 1, dtype=np.int64)
+            np.cumsum(successors, out=offsets[1:])
+            a = 0
+            while a < len(pos):
+                b = int(np.searchsorted(offsets, offsets[a] + self.budget.children, side="right")) - 1
+                b = min(len(pos), max(b, a + 1))
+                keys = np.empty(int(offsets[b] - offsets[a]), dtype=np.uint64)
+                owner = np.empty(len(keys), dtype=np.int64)
+                kernel.fill_children(pos[a:b], offsets, a, t.need, t.land, t.flip, t.symtab, keys, owner)
+                rk, rc = sort_combine(keys, owner, cnt, PRIME_ARRAY)
+                del keys, owner
+                run = Files(folder / f"run-{len(out):05d}")
+                w = Writer(run)
+                w.write(rk, rc)
+                w.close()
+                out.append(Run(run, len(rk), rk[::SPARSE].copy()))
+                a = b
+        return out
+
+    def merge(self, runs: list[Run], k: int) -> str:
+        """The runs merged window by window into level ``k``'s files; the hash of its data."""
+        keys = np.sort(np.concatenate([r.sample for r in runs])) if runs else np.zeros(0, dtype=np.uint64)
+        step = max(1, self.budget.window // SPARSE)
+        cuts = keys[step::step]
+        target = self.level(k)
+        part = Files(target.stem.with_name(target.stem.name + "-part"))
+        w = Writer(part)
+        at = [0] * len(runs)
+        for hi_key in [*cuts, None]:
+            pieces = []
+            for i, run in enumerate(runs):
+                hi = run.rows if hi_key is None else run.files.search(hi_key, at[i], run.rows)
+                if hi > at[i]:
+                    pieces.append(run.files.read(at[i], hi))
+                at[i] = hi
+            if pieces:
+                pos, cnt = merge_runs(pieces, PRIME_ARRAY)
+                w.write(pos, cnt)
+        w.close()
+        data = file_digest([part.pos, part.cnt]).hexdigest()
+        part.pos.replace(target.pos)
+        part.cnt.replace(target.cnt)
+        shutil.rmtree(self.folder / f"runs-{k:02d}", ignore_errors=True)
+        return data
+
+    def arrays(self, k: int) -> LevelArrays:
+        """Level ``k`` read whole (tests and small boards)."""
+        pos, cnt = self.level(k).read(0, len(self.level(k)))
+        return LevelArrays(pos, cnt, kernel.orbit_sizes(pos, self.tables.group_size, self.tables.symtab))
+
+
+def disk_levels(tables: CensusTables, options: CensusOptions, progress: Progress) -> DiskRun:
+    """Every level out of core (up to ``options.max_levels`` jumps), resumable from
+    ``options.scratch``; a temporary folder, removed at the end, without it."""
+    folder = Path(options.scratch) if options.scratch else Path(tempfile.mkdtemp(prefix="powertwo-census-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return _run(DiskLevels(tables, folder, Budget.of(options.budget), progress), options)
+    finally:
+        if not options.scratch:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run(disk: DiskLevels, options: CensusOptions) -> DiskRun:
+    state = read_state(disk.folder, disk.tables)
+    check_levels(state, lambda k: [disk.level(k).pos, disk.level(k).cnt])
+    if not state.data:
+        disk.start()
+        state.stored(0, file_digest([disk.level(0).pos, disk.level(0).cnt]).hexdigest())
+        state.save()
+    k = len(state.data) - 1  # the last level stored: counted again (it may not be expanded yet)
+    if k < len(state.levels):
+        disk.progress(f"resuming from level {k} in {disk.folder}")
+    most = 0
+    while True:
+        began = time.perf_counter()
+        lv, on_target, children = disk.count(k)
+        state.counted(k, lv, on_target)
+        last = children == 0 or (options.max_levels is not None and k >= options.max_levels)
+        if not last:
+            runs = disk.runs(k)
+            scratch = sum(r.files.pos.stat().st_size + r.files.cnt.stat().st_size for r in runs)
+            state.stored(k + 1, disk.merge(runs, k + 1))
+            most = max(most, scratch + len(disk.level(k + 1)) * ROW_BYTES)
+        lv = state.levels[k] = replace(lv, seconds=time.perf_counter() - began, memory_bytes=current_rss())
+        state.save()
+        disk.progress(f"disk level {k} ({lv.stones} stones): {lv.positions:,} positions ({lv.classes:,} up to "
+                      f"symmetry), {lv.sequences:,} sequences, {lv.dead_positions:,} dead ends, {lv.seconds:.1f} s")
+        if last:
+            break
+        k += 1
+    return DiskRun(list(state.levels), sum(state.targets), None, most)
