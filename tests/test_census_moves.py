@@ -109,7 +109,7 @@ def test_fewest_moves_from_a_table_equal_a_plain_search_by_moves(name, levels, t
         if found.moves is not None:
             assert len(found.positions) == found.moves + 1 and found.positions[0] == p
             assert found.positions[-1] == 1 << (target - 1)
-            assert all(b in plain_moves(board, a) for a, b in zip(found.positions, found.positions[1:]))
+            assert all(b in plain_moves(board, a) for a, b in zip(found.positions, found.positions[1:], strict=False))
             assert found.proof.startswith("census: ")
 
 
