@@ -305,9 +305,9 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
         targets: list[NodeId | None] = [None, centre_node(board)]
     except CensusError:
         targets = [None]
-    central = len(targets) > 1 and sorted(origin) == reverse_origin(board)
-    if central and (left := fewest_left(board, stones, targets[1])) is not None:
-        return table_hint(board, stones, targets[1], left)  # the central game's fewest-moves table
+    centre = targets[-1] if sorted(origin) == reverse_origin(board) else None
+    if centre is not None and (left := fewest_left(board, stones, centre)) is not None:
+        return table_hint(board, stones, centre, left)  # the central game's fewest-moves table
     try:
         found = next((s for t in targets if (s := solvable_set(board, origin, t)) is not None), None)
     except CensusError:
