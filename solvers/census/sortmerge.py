@@ -37,6 +37,9 @@ def splitters(keys: np.ndarray, buckets: int, seed: int = 12345) -> np.ndarray:
 
 
 LUT_BITS = 16
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+BYTE = np.uint64(255)
 
 
 class Cuts:
@@ -160,6 +163,57 @@ def sort_pairs(keys, src, lo, hi):
             src[j + 1] = s
 
 
+@njit(cache=True)
+def radix_sort_bucket(keys, src, lo, hi):
+    """Sorts ``keys[lo:hi]`` with ``src`` by a radix sort of packed words: each key less the least
+    one, shifted past the bits of its index in the bucket, holds both, so one word moves per step
+    (8 bits a pass, only the passes the keys' spread needs). False (nothing done) when the spread
+    and the index do not fit in 64 bits."""
+    m = hi - lo
+    low = keys[lo]
+    top = keys[lo]
+    for i in range(lo, hi):
+        if keys[i] < low:
+            low = keys[i]
+        if keys[i] > top:
+            top = keys[i]
+    spread = top - low
+    key_bits = 0
+    while key_bits < 64 and (spread >> np.uint64(key_bits)) != U0:
+        key_bits += 1
+    index_bits = 1
+    while (1 << index_bits) < m:
+        index_bits += 1
+    if key_bits + index_bits > 64:
+        return False
+    shift = np.uint64(index_bits)
+    words = np.empty(m, dtype=np.uint64)
+    spare = np.empty(m, dtype=np.uint64)
+    for i in range(m):
+        words[i] = ((keys[lo + i] - low) << shift) | np.uint64(i)
+    counts = np.empty(257, dtype=np.int64)
+    bit = index_bits
+    while bit < index_bits + key_bits:
+        counts[:] = 0
+        b = np.uint64(bit)
+        for i in range(m):
+            counts[((words[i] >> b) & BYTE) + 1] += 1
+        for d in range(256):
+            counts[d + 1] += counts[d]
+        for i in range(m):
+            d = (words[i] >> b) & BYTE
+            spare[counts[d]] = words[i]
+            counts[d] += 1
+        words, spare = spare, words
+        bit += 8
+    rows = src[lo:hi].copy()
+    mask = (U1 << shift) - U1
+    for i in range(m):
+        keys[lo + i] = (words[i] >> shift) + low
+        src[lo + i] = rows[np.int64(words[i] & mask)]
+    return True
+
+
 @njit(parallel=True, cache=True)
 def _sort_buckets(keys, src, starts):
     """Sorts every bucket in place (keys with their rows) and counts its distinct keys."""
@@ -170,7 +224,8 @@ def _sort_buckets(keys, src, starts):
         hi = starts[b + 1]
         if hi <= lo:
             continue
-        sort_pairs(keys, src, lo, hi)
+        if not radix_sort_bucket(keys, src, lo, hi):
+            sort_pairs(keys, src, lo, hi)
         d = 1
         for i in range(lo + 1, hi):
             if keys[i] != keys[i - 1]:
@@ -254,7 +309,8 @@ def _merge_pass(run_keys, run_values, bounds, out_at, primes, out_keys, out_valu
                 keys[at] = rk[i]
                 src[at] = (r << 40) | i
                 at += 1
-        sort_pairs(keys, src, 0, total)
+        if not radix_sort_bucket(keys, src, 0, total):
+            sort_pairs(keys, src, 0, total)
         m = out_at[b] - 1
         d = 0
         for t in range(total):
