@@ -29,6 +29,8 @@ from .tables import CensusTables
 WIDTH = len(PRIMES)
 SPARSE = 256
 """Every this many keys of a run is kept in memory: the sample the merge windows are cut from."""
+FANIN = 16
+"""Runs of one tier merged into one of the next."""
 FLOOR = 64 << 20
 """The least working memory the engine runs with (beside what the process already holds)."""
 
@@ -93,11 +95,13 @@ class Writer:
 
 @dataclass(frozen=True)
 class Run:
-    """A sorted run on disk with every :data:`SPARSE`-th key in memory."""
+    """A sorted run on disk with every :data:`SPARSE`-th key in memory; ``tier``: how many merges
+    made it (a batch's run is tier 0)."""
 
     files: Files
     rows: int
     sample: np.ndarray
+    tier: int = 0
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,9 @@ class DiskLevels:
         return lv, on_target, children
 
     def runs(self, k: int) -> list[Run]:
-        """Level ``k``'s children as sorted runs, a batch of parents' children each."""
+        """Level ``k``'s children as sorted runs, a batch of parents' children each; every
+        :data:`FANIN` runs of a tier are merged into one of the next (equal children meet, so the
+        runs on disk stay near the size of the next level)."""
         t = self.tables
         files = self.level(k)
         n = len(files)
@@ -181,6 +187,7 @@ class DiskLevels:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
         out: list[Run] = []
+        names = iter(range(1 << 40))
         for lo in range(0, n, self.budget.parents):
             pos, cnt = files.read(lo, min(n, lo + self.budget.parents))
             successors = kernel.count_successors(pos, t.need, t.land)
@@ -195,22 +202,35 @@ class DiskLevels:
                 kernel.fill_children(pos[a:b], offsets, a, t.need, t.land, t.flip, t.symtab, keys, owner)
                 rk, rc = sort_combine(keys, owner, cnt, PRIME_ARRAY)
                 del keys, owner
-                run = Files(folder / f"run-{len(out):05d}")
+                run = Files(folder / f"run-{next(names):05d}")
                 w = Writer(run)
                 w.write(rk, rc)
                 w.close()
                 out.append(Run(run, len(rk), rk[::SPARSE].copy()))
+                out = self.compact(out, folder, names)
                 a = b
         return out
 
-    def merge(self, runs: list[Run], k: int) -> str:
-        """The runs merged window by window into level ``k``'s files; the hash of its data."""
+    def compact(self, runs: list[Run], folder: Path, names) -> list[Run]:
+        """The runs with every :data:`FANIN` of one tier merged into one of the next tier."""
+        while True:
+            tier = runs[-1].tier
+            same = [r for r in runs if r.tier == tier]
+            if len(same) < FANIN:
+                return runs
+            merged = self.merge_into(same, Files(folder / f"run-{next(names):05d}"), tier + 1)
+            for r in same:
+                r.files.remove()
+            runs = [r for r in runs if r.tier != tier] + [merged]
+
+    def merge_into(self, runs: list[Run], target: Files, tier: int = 0) -> Run:
+        """The runs merged window by window (a key range whose slices of every run fit the budget)
+        into ``target``."""
         keys = np.sort(np.concatenate([r.sample for r in runs])) if runs else np.zeros(0, dtype=np.uint64)
         step = max(1, self.budget.window // SPARSE)
         cuts = keys[step::step]
-        target = self.level(k)
-        part = Files(target.stem.with_name(target.stem.name + "-part"))
-        w = Writer(part)
+        w = Writer(target)
+        samples = []
         at = [0] * len(runs)
         for hi_key in [*cuts, None]:
             pieces = []
@@ -222,7 +242,16 @@ class DiskLevels:
             if pieces:
                 pos, cnt = merge_runs(pieces, PRIME_ARRAY)
                 w.write(pos, cnt)
+                samples.append(pos[::SPARSE].copy())
         w.close()
+        sample = np.concatenate(samples) if samples else np.zeros(0, dtype=np.uint64)
+        return Run(target, w.rows, sample, tier)
+
+    def merge(self, runs: list[Run], k: int) -> str:
+        """The runs merged into level ``k``'s files; the hash of its data."""
+        target = self.level(k)
+        part = Files(target.stem.with_name(target.stem.name + "-part"))
+        self.merge_into(runs, part)
         data = file_digest([part.pos, part.cnt]).hexdigest()
         part.pos.replace(target.pos)
         part.cnt.replace(target.cnt)

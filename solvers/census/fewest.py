@@ -15,7 +15,9 @@ for each of the table's half, and the real positions by the symmetries."""
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -166,9 +168,15 @@ def save_shipped(table: MovesTable, folder: Path) -> Path:
     meta = {"board": table.tables.board.fingerprint, "backward": True, "start": f"{table.tables.start:x}",
             "target": table.tables.target, "complete": table.complete, "exact": table.exact,
             "group_size": table.tables.group_size, "delta": True}
-    gaps: dict[str, Any] = {f"level_{k:03d}": np.diff(level, prepend=np.uint64(0))
-                            for k, level in enumerate(table.levels)}
-    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **gaps)
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+    arrays.update({f"level_{k:03d}": np.diff(level, prepend=np.uint64(0)) for k, level in enumerate(table.levels)})
+    with zipfile.ZipFile(path, "w") as archive:  # as numpy.savez_compressed, with fixed dates: the same bytes
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asanyarray(array), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, buffer.getvalue())
     return path
 
 

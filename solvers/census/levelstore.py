@@ -88,8 +88,11 @@ def read_state(folder: Path, tables: CensusTables) -> LevelState:
         return state
     try:
         old = json.loads(state.path.read_text(encoding="utf-8"))
-        if old.get("census") != key:
-            raise CensusError(f"{folder}: holds the levels of another census (board, start or target differ)")
+    except ValueError as exc:
+        raise CensusError(f"{state.path}: not a census state this version wrote ({exc})") from None
+    if not isinstance(old, dict) or old.get("census") != key:
+        raise CensusError(f"{folder}: holds the levels of another census (board, start or target differ)")
+    try:
         state.levels = [Level(**lv) for lv in old["levels"]]
         state.targets = [int(t) for t in old["targets"]]
         state.data = [str(d) for d in old["data"]]

@@ -1,0 +1,133 @@
+"""The disk engine (sorted runs merged window by window on disk) against the in-memory engine on
+small boards with tiny chunks, batches and windows (many runs, many windows), a run that resumes
+from its folder, a folder whose levels or figures were changed refused, the memory budget of the
+in-memory engine (a sentence and the levels so far, never a level past it), and the command line's
+bounds (--workers, --memory)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from powertwo.cli import main
+from powertwo.cli.limits import cores
+from powertwo.solvers.census import CensusError, CensusOptions, census_tables, run_census
+from powertwo.solvers.census import disk as disk_engine
+from powertwo.solvers.census.engine import Plan, run_levels
+from powertwo.solvers.census.levelstore import STATE
+
+from test_census import GAMES
+
+TINY = disk_engine.Budget(parents=50, children=300, window=200)  # with FANIN 3: runs merged in tiers
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    monkeypatch.setattr(disk_engine.Budget, "of", staticmethod(lambda total: TINY))
+    monkeypatch.setattr(disk_engine, "FANIN", 3)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_disk_engine_equals_the_in_memory_engine_level_for_level(name, tiny, tmp_path):
+    board, start, target = GAMES[name]()
+    tables = census_tables(board, start, target)
+    fast = run_levels(tables, Plan(1 << 30))
+    run = disk_engine.disk_levels(tables, CensusOptions(target=target, engine="disk", scratch=str(tmp_path)),
+                                  lambda _: None)
+    assert [lv.key() for lv in run.levels] == [lv.key() for lv in fast.levels]
+    assert run.on_target == fast.on_target
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == []  # the runs are gone
+    census = run_census(board, start, CensusOptions(target=target, engine="disk"))
+    assert census.complete and census.symmetric == run_census(board, start, CensusOptions(target=target)).symmetric
+
+
+def test_disk_engine_resumes_and_refuses_a_changed_folder(tiny, tmp_path):
+    board, start, target = GAMES["triangle-15"]()
+    tables = census_tables(board, start, target)
+    options = CensusOptions(target=target, engine="disk", scratch=str(tmp_path))
+    first = disk_engine.disk_levels(tables, CensusOptions(**{**options.__dict__, "max_levels": 5}), lambda _: None)
+    assert len(first.levels) == 6 and (tmp_path / "level-05.pos").is_file() and not (tmp_path / "level-06.pos").exists()
+    seen: list[str] = []
+    whole = disk_engine.disk_levels(tables, options, seen.append)
+    fast = run_levels(tables, Plan(1 << 30))
+    assert [lv.key() for lv in whole.levels] == [lv.key() for lv in fast.levels]
+    assert seen[0] == f"resuming from level 5 in {tmp_path}" and seen[1].startswith("disk level 5 ")
+    state = json.loads((tmp_path / STATE).read_text())
+    state["levels"][2]["positions"] += 1
+    (tmp_path / STATE).write_text(json.dumps(state))
+    with pytest.raises(CensusError, match=r"level 2 does not match its hash \(its figures in census.json changed"):
+        disk_engine.disk_levels(tables, options, lambda _: None)
+    state["levels"][2]["positions"] -= 1
+    (tmp_path / STATE).write_text(json.dumps(state))
+    data = (tmp_path / "level-04.cnt").read_bytes()
+    (tmp_path / "level-04.cnt").write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    with pytest.raises(CensusError, match=r"level 4 does not match its hash \(its stored positions changed"):
+        disk_engine.disk_levels(tables, options, lambda _: None)
+    (tmp_path / "level-04.cnt").unlink()
+    with pytest.raises(CensusError, match=r"level 4 is missing"):
+        disk_engine.disk_levels(tables, options, lambda _: None)
+
+
+def test_a_folder_of_another_census_is_refused(tiny, tmp_path):
+    board, start, target = GAMES["triangle-15"]()
+    disk_engine.disk_levels(census_tables(board, start, target),
+                            CensusOptions(engine="disk", scratch=str(tmp_path), max_levels=1), lambda _: None)
+    with pytest.raises(CensusError, match=r"holds the levels of another census \(board, start or target differ\)$"):
+        disk_engine.disk_levels(census_tables(board, start, None),
+                                CensusOptions(engine="disk", scratch=str(tmp_path)), lambda _: None)
+
+
+def test_the_in_memory_engine_stops_before_a_level_past_its_budget():
+    board, start, target = GAMES["cross-21"]()
+    whole = run_census(board, start, CensusOptions(target=target))
+    tables = census_tables(board, start, target)
+    sizes = [lv.classes for lv in whole.levels]
+    budget = 24 * 3 * sizes[7] + 64 * sizes[6]  # level 7 fits (both levels and the runs), level 8 does not
+    stopped = run_levels(tables, Plan(budget))
+    assert len(stopped.levels) < len(whole.levels)
+    assert [lv.key() for lv in stopped.levels] == [lv.key() for lv in whole.levels[:len(stopped.levels)]]
+    k = len(stopped.levels)
+    assert stopped.stopped.startswith(f"stopped before level {k}: building it would pass the memory budget of ")
+    assert stopped.stopped.endswith("the levels so far are counted")
+
+
+def test_cli_a_census_past_its_budget_says_so_and_writes_the_levels_so_far(tmp_path):
+    out = tmp_path / "c.json"
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--memory", "1MiB", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["complete"] is False and data["stopped"].startswith("stopped before level ")
+    assert "(--memory; " in data["stopped"] and data["levels"][0]["positions"] == 1
+    assert data["stopped"] in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--workers", "100000"], f"100000 is outside 1..{cores()} (the cores of this machine)"),
+    (["--workers", "0"], f"0 is outside 1..{cores()} (the cores of this machine)"),
+    (["--memory", "lots"], "lots is not an amount of memory (say 2GiB or 512MiB)"),
+    (["--memory", "1e400"], "1e400 is not an amount of memory (say 2GiB or 512MiB)"),
+    (["--memory", "0.5KiB"], "0.5KiB is outside 1MiB.."),
+    (["--scratch", "x"], "--scratch: only the disk engine keeps its levels in a folder, not numba"),
+    (["--backward"], "--backward: only a census by moves runs backward (use --by moves)"),
+    (["--by", "moves", "--engine", "disk"], "--by moves: counted by the numba and plain engines, not disk"),
+])
+def test_cli_bounds_and_combinations_are_one_line(args, message):
+    result = CliRunner().invoke(main, ["census", "--board", "english", *args])
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_the_census_imports_no_puzzle():
+    """The census is a layer below the jump puzzle (which asks it for solvable sets and tables):
+    no census module imports the jump package, not even inside a function."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "solvers" / "census"
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                assert "jump" not in module, f"{path.name} imports {module}"
