@@ -8,9 +8,9 @@ In order, each step only while the time left allows it, every result written to 
 (``census-device.json``, the tables in ``census-device.txt``, the long run's levels as they come in
 ``reverse.log`` and at its end in ``census-power-of-two-reverse.json``): the English central game by
 the numba engine on every thread count (most threads first, then one), building level 7 of the
-reverse census from level 6 on every thread count, the long reverse census, the English census by
-the disk engine with a 2 GiB budget (same levels required), and the English census by moves on every
-core. Tested here with small sizes: ``--threads 1,2 --reverse-levels 5 --seconds 300``.
+reverse census from level 6 on every thread count, the long reverse census (last but one: if the
+command's time runs out there, its log still holds the levels done), the English census by the disk
+engine with a 2 GiB budget (same levels required), and the English census by moves on every core. Tested here with small sizes: ``--threads 1,2 --reverse-levels 5 --seconds 300``.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def main() -> None:
     report.save()
     english_scaling(report, counts)
     reverse_scaling(report, counts)
-    if report.left() > 60:
+    if report.left() > 120:
         long_reverse(report, args.reverse_levels, max(counts))
     if report.left() > 60:
         disk_and_moves(report, max(counts))
