@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from powertwo.solvers.census import CensusOptions, census_tables, run_census
+from powertwo.solvers.census import CensusOptions, census_tables, moves_census
 from powertwo.solvers.census.fewest import save_shipped, shipped
 from powertwo.solvers.census.plot import plot_census
 from powertwo.solvers.census.store import moves_table, stored_levels, table_name
@@ -36,7 +36,7 @@ def count(store: str) -> None:
     centre = centre_node(board)
     start = default_start(board) or []
     for backward, stem in ((False, "census-english-moves"), (True, "census-english-moves-backward")):
-        census = run_census(board, start, CensusOptions(target=centre, by="moves", backward=backward, store=store),
+        census = moves_census(board, start, CensusOptions(target=centre, by="moves", backward=backward, store=store),
                             progress=log)
         data = census.to_dict()
         for key in ("seconds", "peak_memory_bytes"):
