@@ -193,3 +193,29 @@ def test_cli_target_by_label_names_nodes_by_label(tmp_path):
     assert out["d4"] == out["17"]
     assert out["d4"]["board"] == "english" and out["d4"]["target"] == "d4"
     assert out["d4"]["start"] == [board.label(v) for v in board.nodes if v != board.node("d4")]
+
+
+def test_every_census_option_is_a_flag_with_its_help_and_default(monkeypatch):
+    """The census's flags are made from the fields of CensusOptions (declared once): each field is
+    a flag of the command, with the field's help and default, and a flag given reaches the field."""
+    from dataclasses import fields
+
+    params = {p.name: p for p in main.commands["census"].params}
+    for f in fields(CensusOptions):
+        flag = params[f.name]
+        assert flag.opts == [f"--{f.name.replace('_', '-')}"]
+        assert flag.help == f.metadata["help"] and flag.default == f.default
+    seen = {}
+
+    def capture(board, start, options, progress):
+        seen["options"] = options
+        raise CensusError("captured")
+
+    monkeypatch.setattr("powertwo.solvers.census.run_census", capture)
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", "disk", "--memory", "64MiB",
+                                       "--workers", "1", "--scratch", "s", "--max-levels", "3", "--target", "d4"])
+    assert result.output.strip().endswith("captured")
+    options = seen["options"]
+    assert (options.engine, options.memory, options.workers, options.scratch, options.max_levels) == \
+        ("disk", 64 << 20, 1, "s", 3)
+    assert options.target == load("english").node("d4")

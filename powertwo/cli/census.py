@@ -76,77 +76,73 @@ def moves_lines(census) -> list[str]:
     return out + _closing(census)
 
 
+def _kind(kind: str, choices: tuple[str, ...]) -> dict:
+    """The click settings of a census option's kind (:func:`powertwo.solvers.census.options.option`)."""
+    return {"node": {}, "text": {}, "flag": {"is_flag": True}, "choice": {"type": click.Choice(choices)},
+            "count": {"type": click.IntRange(min=0)}, "folder": {"type": click.Path(file_okay=False)},
+            "workers": {"type": Workers()}, "memory": {"type": MemorySize()}}[kind]
+
+
+def census_flags(command):
+    """The census's flags, one per field of :class:`CensusOptions` (declared there once)."""
+    from dataclasses import fields
+
+    from powertwo.solvers.census.options import CensusOptions
+
+    for f in reversed(fields(CensusOptions)):
+        meta = f.metadata
+        command = click.option(f"--{f.name.replace('_', '-')}", default=f.default,
+                               show_default=meta["kind"] == "choice", help=meta["help"],
+                               **_kind(meta["kind"], meta["choices"]))(command)
+    return command
+
+
 @main.command("census")
 @click.option("--board", default="power-of-two", show_default=True,
               help="Board NAME or FILE; 'english' is the English 33-hole board.")
 @click.option("--position", type=click.Path(dir_okay=False), default=None,
               help="Start position FILE (default: the central game on english, else the Get a Jump On "
                    "reverse puzzle's default position).")
-@click.option("--target", default=None, help="Count solutions to one stone on this node (label or id).")
-@click.option("--by", type=click.Choice(["jumps", "moves"]), default="jumps", show_default=True,
-              help="A level per jump (sequences counted), or per move: a chain of jumps by one stone "
-                   "(the fewest moves to every position).")
-@click.option("--backward", is_flag=True,
-              help="--by moves: from one stone on --target back (default the central game's centre; "
-                   "every one-stone position on a board without a central start).")
-@click.option("--engine", type=click.Choice(["numba", "disk", "dask", "plain"]), default="numba",
-              show_default=True, help="numba: in memory, every core; disk: out of core (sorted runs merged "
-                                      "on disk); dask: a cluster; plain: the slow referee.")
-@click.option("--memory", type=MemorySize(), default=None,
-              help="Memory budget, e.g. 2GiB (default: 60% of this machine's memory). The numba engine stops "
-                   "before a level that would pass it (the levels so far are kept); the disk engine stays "
-                   "within it.")
-@click.option("--workers", type=Workers(), default=None,
-              help="Threads (numba, disk; default every core) or dask workers (default 2).")
-@click.option("--scratch", type=click.Path(file_okay=False), default=None,
-              help="disk: keep the levels and runs in this folder; a later run resumes from it "
-                   "(default: a temporary folder, removed at the end).")
-@click.option("--scheduler", default=None, help="dask: address of a running scheduler (default: a LocalCluster).")
-@click.option("--parquet", type=click.Path(file_okay=False), default=None,
-              help="dask: write every level to this folder as Parquet; a later run resumes from it.")
-@click.option("--solvable", is_flag=True, help="Count the positions that can still reach one stone (on the target).")
-@click.option("--store", type=click.Path(file_okay=False), default=None,
-              help="Where --solvable keeps its set and --by moves its fewest-moves table "
-                   "(default ~/.cache/powertwo/census, or $POWERTWO_CENSUS).")
-@click.option("--max-levels", type=click.IntRange(min=0), default=None, help="Stop after this many levels.")
+@census_flags
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the census as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
-              help="Draw positions and sequences per level (SVG or PNG).")
-def census(**flags) -> None:
+              help="Draw positions (and sequences) per level (SVG or PNG).")
+def census(board: str, position: str | None, json_out: str | None, plot: str | None, **flags) -> None:
     """Count the whole game tree of a jump puzzle from a start position, a level per jump or per move."""
     from powertwo.solvers.census import moves_census, run_census
     from powertwo.solvers.census.tables import census_board
 
-    b = census_board(flags["board"])
-    start = _position(b, flags["position"])
-    options = census_options(b, flags)
+    b = census_board(board)
+    start = _position(b, position)
+    options = census_options(b, position, flags)
     with progress_display(f"census of {b.name}", after=0.0, log=True) as progress:
         result = (moves_census if options.by == "moves" else run_census)(b, start, options, progress)
     lines = moves_lines(result) if options.by == "moves" else table_lines(result)
     for line in lines:
         click.echo(line)
-    if flags["json_out"]:
-        Path(flags["json_out"]).write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
-    if flags["plot"]:
+    if json_out:
+        Path(json_out).write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
+    if plot:
         from powertwo.solvers.census.plot import plot_census
 
-        plot_census(result, flags["plot"], result.target)
+        plot_census(result, plot, result.target)
 
 
-def census_options(board, flags: dict):
-    """The census's options from the command line's flags."""
+def census_options(board, position: str | None, flags: dict):
+    """The census's options from its flags: the target read as a node of ``board``, the store's
+    default folder where a set or table is kept, the centre as the backward census's default target
+    on a central game."""
+    from dataclasses import replace
+
     from powertwo.solvers.census import CensusOptions
     from powertwo.solvers.census.store import default_store
     from powertwo.solvers.census.tables import centre_node, default_start
 
-    goal = None if flags["target"] is None else board.node(flags["target"])
-    if flags["backward"] and goal is None and flags["position"] is None and default_start(board) is not None:
+    options = CensusOptions(**flags)
+    goal = None if options.target is None else board.node(options.target)
+    if options.backward and goal is None and position is None and default_start(board) is not None:
         goal = centre_node(board)
-    keeps = flags["solvable"] or flags["by"] == "moves"
-    options = CensusOptions(target=goal, engine=flags["engine"], by=flags["by"], backward=flags["backward"],
-                            solvable=flags["solvable"], max_levels=flags["max_levels"],
-                            store=str(flags["store"] or default_store()) if keeps else None,
-                            scratch=flags["scratch"], parquet=flags["parquet"], scheduler=flags["scheduler"],
-                            workers=flags["workers"], memory=flags["memory"])
+    keeps = options.solvable or options.by == "moves"
+    options = replace(options, target=goal, store=str(options.store or default_store()) if keeps else None)
     options.check()
     return options

@@ -1,12 +1,12 @@
 """What a census is asked for, declared once: the engine, the unit of a level (a jump or a move),
-the direction, the limits and the folders. The command line builds one :class:`CensusOptions`
-from its flags; the engines read it."""
+the direction, the limits and the folders. The command line makes its flags from the fields of
+:class:`CensusOptions` (their help and kind) and builds one from them; the engines read it."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Callable, Literal, get_args
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, get_args
 
 from powertwo.boards import NodeId
 
@@ -39,29 +39,39 @@ def default_memory() -> int:
     return int(machine_memory() * MEMORY_SHARE)
 
 
+def option(default: Any, help: str, kind: str, choices: tuple[str, ...] = ()) -> Any:
+    """A census option, declared once: the command line's flag (``--max-levels`` for
+    ``max_levels``), its kind (``node``, ``choice``, ``flag``, ``count``, ``folder``, ``text``,
+    ``workers``, ``memory``) and help come from here."""
+    return field(default=default, metadata={"help": help, "kind": kind, "choices": choices})
+
+
 @dataclass(frozen=True)
 class CensusOptions:
-    """A census's settings. ``target``: the node of the last stone (solutions, the solvable pass,
-    the backward census's start); ``by``: a level per jump or per move; ``backward``: by moves,
-    from the target back; ``solvable``: the positions that can still finish; ``max_levels``: stop
-    after this many levels; ``store``: where the solvable sets and fewest-moves tables go;
-    ``scratch``: the disk engine's folder (runs and levels, resumable); ``parquet``: the Dask
-    engine's folder of levels (resumable); ``scheduler``: a running Dask scheduler; ``workers``:
-    threads (numba, disk) or Dask workers; ``memory``: the budget in bytes (None: the default
-    share of the machine)."""
+    """A census's settings (each field's help says what it does; the command line's flags are made
+    from them)."""
 
-    target: NodeId | None = None
-    engine: Engine = "numba"
-    by: By = "jumps"
-    backward: bool = False
-    solvable: bool = False
-    max_levels: int | None = None
-    store: str | None = None
-    scratch: str | None = None
-    parquet: str | None = None
-    scheduler: str | None = None
-    workers: int | None = None
-    memory: int | None = None
+    target: NodeId | None = option(None, "Count solutions to one stone on this node (label or id).", "node")
+    by: By = option("jumps", "A level per jump (sequences counted), or per move: a chain of jumps by one stone "
+                             "(the fewest moves to every position).", "choice", BY)
+    backward: bool = option(False, "--by moves: from one stone on --target back (default the central game's "
+                                   "centre; every one-stone position on a board without a central start).", "flag")
+    engine: Engine = option("numba", "numba: in memory, every core; disk: out of core (sorted runs merged on disk); "
+                                     "dask: a cluster; plain: the slow referee.", "choice", ENGINES)
+    memory: int | None = option(None, f"Memory budget, e.g. 2GiB (default: {MEMORY_SHARE:.0%} of this machine's "
+                                      "memory). The numba engine stops before a level that would pass it (the levels "
+                                      "so far are kept); the disk engine stays within it.", "memory")
+    workers: int | None = option(None, "Threads (numba, disk; default every core) or dask workers (default 2).",
+                                 "workers")
+    scratch: str | None = option(None, "disk: keep the levels and runs in this folder; a later run resumes from it "
+                                       "(default: a temporary folder, removed at the end).", "folder")
+    scheduler: str | None = option(None, "dask: address of a running scheduler (default: a LocalCluster).", "text")
+    parquet: str | None = option(None, "dask: write every level to this folder as Parquet; a later run resumes "
+                                       "from it.", "folder")
+    solvable: bool = option(False, "Count the positions that can still reach one stone (on the target).", "flag")
+    store: str | None = option(None, "Where --solvable keeps its set and --by moves its fewest-moves table "
+                                     "(default ~/.cache/powertwo/census, or $POWERTWO_CENSUS).", "folder")
+    max_levels: int | None = option(None, "Stop after this many levels.", "count")
 
     @property
     def budget(self) -> int:
