@@ -10,7 +10,8 @@ In order, each step only while the time left allows it, every result written to 
 the numba engine on every thread count (most threads first, then one), building level 7 of the
 reverse census from level 6 on every thread count, the long reverse census (last but one: if the
 command's time runs out there, its log still holds the levels done), the English census by the disk
-engine with a 2 GiB budget (same levels required), and the English census by moves on every core. Tested here with small sizes: ``--threads 1,2 --reverse-levels 5 --seconds 300``.
+engine with a 2 GiB budget (same levels required), and the English census by moves on every core.
+Tested here with small sizes: ``--threads 1,2 --reverse-levels 5 --seconds 300``.
 """
 
 from __future__ import annotations

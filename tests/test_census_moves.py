@@ -110,7 +110,7 @@ def test_fewest_moves_from_a_table_equal_a_plain_search_by_moves(name, levels, t
             assert len(found.positions) == found.moves + 1 and found.positions[0] == p
             assert found.positions[-1] == 1 << (target - 1)
             assert all(b in plain_moves(board, a) for a, b in zip(found.positions, found.positions[1:], strict=False))
-            assert found.proof.startswith("census: ")
+            assert found.how.startswith("census: ")
 
 
 def test_solve_jump_reverse_from_the_census_table_agrees_with_the_search(tmp_path, monkeypatch):
@@ -124,6 +124,28 @@ def test_solve_jump_reverse_from_the_census_table_agrees_with_the_search(tmp_pat
         assert (table["status"], table["objective"]) == (search["status"], search["objective"])
         assert table["engine"] == "census-table" and table["bound"] == search["bound"]
         assert check_reverse(table, board).valid
+
+
+def test_the_checker_reproves_a_census_table_answer_and_catches_its_mutations(tmp_path, monkeypatch):
+    """A census-table answer's proof (kind 'fewest-moves table') is re-proved by the checker's own
+    search; a false infeasible under it, or the kind claimed by another engine, is a fault."""
+    board, start, target = GAMES["triangle-15"]()
+    monkeypatch.setenv("POWERTWO_CENSUS", str(tmp_path))
+    moves_census(board, start, CensusOptions(target=target, by="moves", backward=True, store=str(tmp_path),
+                                             max_levels=3))
+    p = next(p for p in _positions(board, start, 40, seed=7) if (plain_fewest(board, p, target) or 0) >= 2)
+    answer = solve_reverse(board, position=nodes_of(p), target=target, backend="census-table")
+    assert answer["proof"] == {"kind": "fewest-moves table", "bound": answer["objective"], "engine": "census-table"}
+    assert answer["note"].startswith("census: ") and answer["objective"] == plain_fewest(board, p, target)
+    report = check_reverse(answer, board)
+    assert report.valid and report.notes[-1].startswith(f"status optimal; bound {answer['bound']} re-proved: ")
+    false = dict(answer, moves=[], objective=None, status="infeasible", bound=len(nodes_of(p)),
+                 proof={"kind": "fewest-moves table", "bound": len(nodes_of(p)), "engine": "census-table"})
+    assert check_reverse(false, board).faults[0].startswith("status infeasible but a finish exists: ")
+    other = dict(answer, engine="kernel", proof=dict(answer["proof"], engine="kernel"))
+    assert check_reverse(other, board).faults == (
+        "proof kind 'fewest-moves table': the kernel engine gives no such proof (it gives 'admissible bound', "
+        "'exhausted search', 'position classes and pagodas')",)
 
 
 def test_solve_jump_reverse_without_a_table_says_how_to_make_one(tmp_path, monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -78,9 +79,11 @@ def moves_lines(census) -> list[str]:
 
 def _kind(kind: str, choices: tuple[str, ...]) -> dict:
     """The click settings of a census option's kind (:func:`powertwo.solvers.census.options.option`)."""
-    return {"node": {}, "text": {}, "flag": {"is_flag": True}, "choice": {"type": click.Choice(choices)},
-            "count": {"type": click.IntRange(min=0)}, "folder": {"type": click.Path(file_okay=False)},
-            "workers": {"type": Workers()}, "memory": {"type": MemorySize()}}[kind]
+    kinds: dict[str, dict[str, Any]] = {
+        "node": {}, "text": {}, "flag": {"is_flag": True}, "choice": {"type": click.Choice(choices)},
+        "count": {"type": click.IntRange(min=0)}, "folder": {"type": click.Path(file_okay=False)},
+        "workers": {"type": Workers()}, "memory": {"type": MemorySize()}}
+    return kinds[kind]
 
 
 def census_flags(command):

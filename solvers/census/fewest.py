@@ -45,12 +45,12 @@ SHIPPED = "data"
 class FewestMoves:
     """The fewest moves from a position to one stone on the target (None: no finish there), the
     positions of one such finish in order (the start first), the positions the forward half
-    built, and how the answer is known."""
+    built, and how the answer is known (a sentence)."""
 
     moves: int | None
     positions: tuple[int, ...]
     searched: int
-    proof: str
+    how: str
 
 
 def shipped_table(board: Board, target: NodeId | None) -> MovesTable | None:
@@ -128,9 +128,9 @@ def meet(board: Board, table: MovesTable, moves: MoveTables, position: int, limi
                                                          np.uint64(chain[-1])))[0]]))
     chain.reverse()
     chain += descend(table, moves, meeting, total - n)
-    proof = (f"census: meet in the middle, {n} levels by moves from here meet the fewest-moves table "
+    how = (f"census: meet in the middle, {n} levels by moves from here meet the fewest-moves table "
              f"({table.exact} complete levels) at {total - n} moves from the end")
-    return FewestMoves(total, real_path(board, tables, position, chain), searched, proof)
+    return FewestMoves(total, real_path(board, tables, position, chain), searched, how)
 
 
 def descend(table: MovesTable, moves: MoveTables, position: int, level: int) -> list[int]:

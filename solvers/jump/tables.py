@@ -10,7 +10,7 @@ from typing import Callable
 
 from powertwo.boards import Board, NodeId
 
-from ..bitsets import Mask, mask_of, nodes_of
+from ..bitsets import Mask as Mask, mask_of as mask_of, nodes_of as nodes_of  # the jump modules read them here
 
 Progress = Callable[[str], None]
 
