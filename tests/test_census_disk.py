@@ -70,6 +70,37 @@ def test_disk_engine_resumes_and_refuses_a_changed_folder(tiny, tmp_path):
         disk_engine.disk_levels(tables, options, lambda _: None)
 
 
+def test_a_level_past_the_free_disk_is_not_begun(tiny, tmp_path, monkeypatch):
+    board, start, target = GAMES["triangle-15"]()
+    tables = census_tables(board, start, target)
+    fast = run_levels(tables, Plan(1 << 30))
+    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: disk_engine.DISK_RESERVE + 20_000)
+    run = disk_engine.disk_levels(tables, CensusOptions(target=target, engine="disk", scratch=str(tmp_path)),
+                                  lambda _: None)
+    k = len(run.levels)
+    assert 1 < k < len(fast.levels) and [lv.key() for lv in run.levels] == [lv.key() for lv in fast.levels[:k]]
+    assert run.stopped.startswith(f"stopped before level {k}: building it needs about 0.0 GiB of disk in {tmp_path} ")
+    assert run.stopped.endswith(", 1.0 GiB is free; the levels so far are counted")
+    assert not (tmp_path / f"runs-{k:02d}").exists()
+
+
+def test_a_build_that_fills_the_disk_stops_and_a_later_run_resumes(tiny, tmp_path, monkeypatch):
+    board, start, target = GAMES["triangle-15"]()
+    tables = census_tables(board, start, target)
+    options = CensusOptions(target=target, engine="disk", scratch=str(tmp_path))
+    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: 0 if folder.name == "runs-04" else 1 << 40)
+    run = disk_engine.disk_levels(tables, options, lambda _: None)
+    assert len(run.levels) == 4 and run.stopped == (
+        f"stopped while building level 4: the disk of {tmp_path} came within 1.0 GiB of full; its runs are removed "
+        "and the levels so far are counted")
+    assert not (tmp_path / "runs-04").exists() and not (tmp_path / "level-04.pos").exists()
+    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: 1 << 40)
+    seen: list[str] = []
+    whole = disk_engine.disk_levels(tables, options, seen.append)
+    assert seen[0] == f"resuming from level 3 in {tmp_path}" and whole.stopped is None
+    assert [lv.key() for lv in whole.levels] == [lv.key() for lv in run_levels(tables, Plan(1 << 30)).levels]
+
+
 def test_a_folder_of_another_census_is_refused(tiny, tmp_path):
     board, start, target = GAMES["triangle-15"]()
     disk_engine.disk_levels(census_tables(board, start, target),

@@ -5,7 +5,11 @@ sorted run; when the level's parents are done, the runs are merged window by win
 whose slices of every run fit the budget, read from each run and merged by
 :func:`.sortmerge.merge_runs`) into the next level's files. Memory stays within ``--memory``: one
 chunk of parents, one batch of children and one window. A folder given by ``--scratch`` keeps the
-levels with their hashes (:mod:`.levelstore`), and a later run resumes from the last level stored."""
+levels with their hashes (:mod:`.levelstore`), and a later run resumes from the last level stored.
+Disk is bounded too: a level whose build would need more than the folder's free disk (the next
+level estimated from the last growth factor, twice it while the runs merge) is not begun, and a
+build that brings the disk within :data:`DISK_RESERVE` of full stops; either way the census ends
+with a sentence and the levels so far."""
 
 from __future__ import annotations
 
@@ -24,7 +28,7 @@ from .engine import ROW_BYTES, BudgetExceeded, LevelArrays, chunks_for, current_
 from .levelstore import check_levels, file_digest, read_state
 from .options import CensusOptions, Progress
 from .sortmerge import merge_runs, sort_combine
-from .tables import CensusTables
+from .tables import CensusError, CensusTables
 
 WIDTH = len(PRIMES)
 SPARSE = 256
@@ -33,6 +37,17 @@ FANIN = 16
 """Runs of one tier merged into one of the next."""
 FLOOR = 64 << 20
 """The least working memory the engine runs with (beside what the process already holds)."""
+DISK_RESERVE = 1 << 30
+"""The free disk a build always leaves (it stops when a write would come closer to full)."""
+
+
+class DiskFull(CensusError):
+    """The scratch folder's disk came within :data:`DISK_RESERVE` of full."""
+
+
+def free_disk(folder: Path) -> int:
+    """The bytes free on the disk of ``folder``."""
+    return shutil.disk_usage(folder).free
 
 
 @dataclass(frozen=True)
@@ -84,6 +99,10 @@ class Writer:
         self._cnt: BinaryIO = open(files.cnt, "wb")
 
     def write(self, pos: np.ndarray, cnt: np.ndarray) -> None:
+        """Appends the rows; a :class:`DiskFull` (nothing written) when they would leave less than
+        :data:`DISK_RESERVE` free."""
+        if free_disk(self.files.pos.parent) - len(pos) * ROW_BYTES < DISK_RESERVE:
+            raise DiskFull(f"the disk of {self.files.pos.parent.parent} came within {gib(DISK_RESERVE)} of full")
         np.ascontiguousarray(pos).tofile(self._pos)
         np.ascontiguousarray(cnt).tofile(self._cnt)
         self.rows += len(pos)
@@ -258,6 +277,24 @@ class DiskLevels:
         shutil.rmtree(self.folder / f"runs-{k:02d}", ignore_errors=True)
         return data
 
+    def room_for(self, k: int) -> str | None:
+        """Why level ``k + 1`` is not begun (None: it is): the disk it would need (the level from
+        the last growth factor, which falls from level to level; twice it while its runs merge)
+        beyond the folder's free disk."""
+        rows, before = len(self.level(k)), len(self.level(k - 1)) if k else 1
+        need = 2 * ROW_BYTES * rows * rows // max(1, before)
+        free = free_disk(self.folder)
+        if need <= free - DISK_RESERVE:
+            return None
+        return (f"stopped before level {k + 1}: building it needs about {gib(need)} of disk in {self.folder} (the "
+                f"level from the last growth factor, and its runs), {gib(free)} is free; the levels so far are counted")
+
+    def drop(self, k: int) -> None:
+        """The runs and the half-written files of level ``k`` removed (a build that stopped)."""
+        shutil.rmtree(self.folder / f"runs-{k:02d}", ignore_errors=True)
+        stem = self.level(k).stem
+        Files(stem.with_name(stem.name + "-part")).remove()
+
     def arrays(self, k: int) -> LevelArrays:
         """Level ``k`` read whole (tests and small boards)."""
         pos, cnt = self.level(k).read(0, len(self.level(k)))
@@ -292,16 +329,22 @@ def _run(disk: DiskLevels, options: CensusOptions) -> DiskRun:
         lv, on_target, children = disk.count(k)
         state.counted(k, lv, on_target)
         last = children == 0 or (options.max_levels is not None and k >= options.max_levels)
-        if not last:
-            runs = disk.runs(k)
-            scratch = sum(r.files.pos.stat().st_size + r.files.cnt.stat().st_size for r in runs)
-            state.stored(k + 1, disk.merge(runs, k + 1))
-            most = max(most, scratch + len(disk.level(k + 1)) * ROW_BYTES)
+        stopped = None if last else disk.room_for(k)
+        if not last and stopped is None:
+            try:
+                runs = disk.runs(k)
+                scratch = sum(r.files.pos.stat().st_size + r.files.cnt.stat().st_size for r in runs)
+                state.stored(k + 1, disk.merge(runs, k + 1))
+                most = max(most, scratch + len(disk.level(k + 1)) * ROW_BYTES)
+            except DiskFull as full:
+                disk.drop(k + 1)
+                stopped = (f"stopped while building level {k + 1}: {full}; its runs are removed and the levels "
+                           "so far are counted")
         lv = state.levels[k] = replace(lv, seconds=time.perf_counter() - began, memory_bytes=current_rss())
         state.save()
         disk.progress(f"disk level {k} ({lv.stones} stones): {lv.positions:,} positions ({lv.classes:,} up to "
                       f"symmetry), {lv.sequences:,} sequences, {lv.dead_positions:,} dead ends, {lv.seconds:.1f} s")
-        if last:
+        if last or stopped is not None:
             break
         k += 1
-    return DiskRun(list(state.levels), sum(state.targets), None, most)
+    return DiskRun(list(state.levels), sum(state.targets), stopped, most)
