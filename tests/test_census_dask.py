@@ -100,3 +100,47 @@ def test_a_running_scheduler_is_connected():
             assert own is None and client.submit(sum, [1, 2]).result() == 3
         finally:
             client.close()
+
+
+def _one_line(args: list[str]) -> str:
+    from click.testing import CliRunner
+
+    from powertwo.cli import main
+
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", "dask", *args])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("behaviour", ["closed", "garbage"])
+def test_cli_a_scheduler_that_is_not_there_is_one_line(behaviour):
+    """Issue 50, item 6, at the command line: a closed port or a peer sending garbage."""
+    if behaviour == "closed":
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    else:
+        address, server = _serve(behaviour)
+    try:
+        line = _one_line(["--scheduler", address])
+    finally:
+        server.close()
+    assert line.startswith(f"powertwo: --scheduler {address}: ")
+    assert ("cannot connect" if behaviour == "closed" else "not a Dask scheduler") in line
+
+
+def test_cli_an_edited_parquet_folder_is_refused_in_one_line(tmp_path):
+    """Issue 50, item 9, at the command line: the levels stored by an earlier run are checked by
+    their hashes before any work, and an edited figure is one line."""
+    from powertwo.solvers.census.tables import default_start, english_board
+
+    board = english_board()
+    dask_levels(census_tables(board, default_start(board) or []),
+                CensusOptions(engine="dask", workers=1, parquet=str(tmp_path), max_levels=3), processes=False)
+    state = json.loads((tmp_path / STATE).read_text())
+    state["levels"][2]["positions"] += 1
+    (tmp_path / STATE).write_text(json.dumps(state))
+    assert _one_line(["--parquet", str(tmp_path)]) == (
+        f"powertwo: {tmp_path}: level 2 does not match its hash (its figures in census.json changed since it was "
+        "written); remove the folder to start over")

@@ -150,6 +150,34 @@ def test_cli_bounds_and_combinations_are_one_line(args, message):
     assert message in result.output and len(result.output.strip().splitlines()) == 1
 
 
+def test_cli_help_says_the_default_memory_budget():
+    """Issue 50, item 1: the budget's default is a share of the machine, said in --help."""
+    result = CliRunner().invoke(main, ["census", "--help"])
+    assert "(default: 60% of this machine's memory)" in " ".join(result.output.split())
+
+
+def test_cli_a_disk_budget_below_what_the_process_holds_is_one_line():
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", "disk", "--memory", "1MiB"])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0].startswith("powertwo: --memory 0.0 GiB: the process already holds ")
+    assert lines[0].endswith("; the disk engine needs 64 MiB more")
+
+
+@pytest.mark.parametrize("engine", ["numba", "disk", "dask"])
+def test_cli_census_takes_its_workers_range_from_where_solve_does(engine):
+    """Issue 50, item 2: one range for --workers (the cores), whatever the engine, and the same
+    message as solve's."""
+    solve = {p.name: p for p in main.commands["solve"].params}["workers"].type
+    census = {p.name: p for p in main.commands["census"].params}["workers"].type
+    assert type(solve) is type(census)
+    many = cores() + 1
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", engine, "--workers", str(many)])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1
+    assert f"Invalid value for '--workers': {many} is outside 1..{cores()} (the cores of this machine)" in lines[0]
+
+
 def test_the_census_imports_no_puzzle():
     """The census is a layer below the jump puzzle (which asks it for solvable sets and tables):
     no census module imports the jump package, not even inside a function."""
