@@ -43,6 +43,30 @@ def test_disk_engine_equals_the_in_memory_engine_level_for_level(name, tiny, tmp
     assert census.complete and census.symmetric == run_census(board, start, CensusOptions(target=target)).symmetric
 
 
+@pytest.mark.slow  # about 10 s of engine time
+def test_disk_engine_equals_the_in_memory_engine_on_the_power_of_two_reverse_census(monkeypatch, tmp_path):
+    """The reverse census of The Power of Two's default position (``results/jump-reverse.json``) to
+    level 5 (602,642 positions), the disk engine with a small budget (tens of runs, tiers, many
+    windows): the in-memory engine's figures level for level. Levels 6-8 are compared by the
+    measured run in ``results/census-power-of-two-reverse.json`` (docs/census.md)."""
+    from pathlib import Path
+
+    from powertwo.boards import load
+    from powertwo.solvers.census.tables import CensusTables
+
+    monkeypatch.setattr(disk_engine.Budget, "of", staticmethod(
+        lambda total: disk_engine.Budget(parents=20_000, children=150_000, window=60_000)))
+    monkeypatch.setattr(disk_engine, "FANIN", 4)
+    answer = json.loads((Path(__file__).resolve().parent.parent / "results" / "jump-reverse.json").read_text())
+    tables: CensusTables = census_tables(load("power-of-two"), answer["position"])
+    fast = run_levels(tables, Plan(1 << 32), max_levels=5)
+    run = disk_engine.disk_levels(tables, CensusOptions(engine="disk", scratch=str(tmp_path), max_levels=5),
+                                  lambda _: None)
+    assert [lv.positions for lv in run.levels] == [1, 35, 623, 7_726, 75_084, 602_642]
+    assert [lv.key() for lv in run.levels] == [lv.key() for lv in fast.levels]
+    assert run.levels[5].sequences == 24_941_630
+
+
 def test_disk_engine_resumes_and_refuses_a_changed_folder(tiny, tmp_path):
     board, start, target = GAMES["triangle-15"]()
     tables = census_tables(board, start, target)
@@ -74,7 +98,8 @@ def test_a_level_past_the_free_disk_is_not_begun(tiny, tmp_path, monkeypatch):
     board, start, target = GAMES["triangle-15"]()
     tables = census_tables(board, start, target)
     fast = run_levels(tables, Plan(1 << 30))
-    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: disk_engine.DISK_RESERVE + 20_000)
+    monkeypatch.setattr(disk_engine, "disk_reserve", lambda folder: 1 << 30)
+    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: (1 << 30) + 20_000)
     run = disk_engine.disk_levels(tables, CensusOptions(target=target, engine="disk", scratch=str(tmp_path)),
                                   lambda _: None)
     k = len(run.levels)
@@ -84,10 +109,27 @@ def test_a_level_past_the_free_disk_is_not_begun(tiny, tmp_path, monkeypatch):
     assert not (tmp_path / f"runs-{k:02d}").exists()
 
 
+def test_runs_past_half_the_free_disk_are_squeezed_into_one(tiny, tmp_path, monkeypatch):
+    """Runs that pass half the disk left are merged into one (the union so far), as often as they
+    pass it again, and the levels stay the in-memory engine's."""
+    board, start, target = GAMES["cross-21"]()
+    tables = census_tables(board, start, target)
+    monkeypatch.setattr(disk_engine, "disk_reserve", lambda folder: 1 << 30)
+    monkeypatch.setattr(disk_engine, "free_disk", lambda folder: (1 << 30) + 2 * 24 * 200)  # room: 200 rows
+    monkeypatch.setattr(disk_engine.DiskLevels, "room_for", lambda self, k: None)
+    seen: list[str] = []
+    run = disk_engine.disk_levels(tables, CensusOptions(target=target, engine="disk", scratch=str(tmp_path)),
+                                  seen.append)
+    assert [lv.key() for lv in run.levels] == [lv.key() for lv in run_levels(tables, Plan(1 << 30)).levels]
+    squeezes = [line for line in seen if line.startswith("squeezing ")]
+    assert len(squeezes) > 3 and squeezes[0].endswith(" into one: they pass half the free disk")
+
+
 def test_a_build_that_fills_the_disk_stops_and_a_later_run_resumes(tiny, tmp_path, monkeypatch):
     board, start, target = GAMES["triangle-15"]()
     tables = census_tables(board, start, target)
     options = CensusOptions(target=target, engine="disk", scratch=str(tmp_path))
+    monkeypatch.setattr(disk_engine, "disk_reserve", lambda folder: 1 << 30)
     monkeypatch.setattr(disk_engine, "free_disk", lambda folder: 0 if folder.name == "runs-04" else 1 << 40)
     run = disk_engine.disk_levels(tables, options, lambda _: None)
     assert len(run.levels) == 4 and run.stopped == (

@@ -7,9 +7,10 @@ whose slices of every run fit the budget, read from each run and merged by
 chunk of parents, one batch of children and one window. A folder given by ``--scratch`` keeps the
 levels with their hashes (:mod:`.levelstore`), and a later run resumes from the last level stored.
 Disk is bounded too: a level whose build would need more than the folder's free disk (the next
-level estimated from the last growth factor, twice it while the runs merge) is not begun, and a
-build that brings the disk within :data:`DISK_RESERVE` of full stops; either way the census ends
-with a sentence and the levels so far."""
+level estimated from the last growth factor, twice it while the runs merge) is not begun; while a
+level is built, runs that pass half the free disk are squeezed (all merged into one, no larger
+than the level); and a build that brings the disk within its reserve (:func:`disk_reserve`) of
+full stops. Either way the census ends with a sentence and the levels so far."""
 
 from __future__ import annotations
 
@@ -37,17 +38,25 @@ FANIN = 16
 """Runs of one tier merged into one of the next."""
 FLOOR = 64 << 20
 """The least working memory the engine runs with (beside what the process already holds)."""
-DISK_RESERVE = 1 << 30
-"""The free disk a build always leaves (it stops when a write would come closer to full)."""
+RESERVE_SHARE = 0.05
+"""The share of its disk that a build leaves free (at least 1 GiB): the disk is shared."""
+SQUEEZED = 1 << 20
+"""The tier of a run that holds every run so far (never merged by tiers again)."""
 
 
 class DiskFull(CensusError):
-    """The scratch folder's disk came within :data:`DISK_RESERVE` of full."""
+    """The scratch folder's disk came within its reserve of full."""
 
 
 def free_disk(folder: Path) -> int:
     """The bytes free on the disk of ``folder``."""
     return shutil.disk_usage(folder).free
+
+
+def disk_reserve(folder: Path) -> int:
+    """The free disk a build always leaves on the disk of ``folder``: :data:`RESERVE_SHARE` of it,
+    at least 1 GiB (a write that would come closer to full stops the build)."""
+    return max(1 << 30, int(shutil.disk_usage(folder).total * RESERVE_SHARE))
 
 
 @dataclass(frozen=True)
@@ -92,17 +101,19 @@ class Files:
 class Writer:
     """Appends rows to a pair of files."""
 
-    def __init__(self, files: Files):
+    def __init__(self, files: Files, scratch: Path | None = None):
         self.files = files
+        self.scratch = scratch or files.pos.parent
+        self.reserve = disk_reserve(self.scratch)
         self.rows = 0
         self._pos: BinaryIO = open(files.pos, "wb")
         self._cnt: BinaryIO = open(files.cnt, "wb")
 
     def write(self, pos: np.ndarray, cnt: np.ndarray) -> None:
         """Appends the rows; a :class:`DiskFull` (nothing written) when they would leave less than
-        :data:`DISK_RESERVE` free."""
-        if free_disk(self.files.pos.parent) - len(pos) * ROW_BYTES < DISK_RESERVE:
-            raise DiskFull(f"the disk of {self.files.pos.parent.parent} came within {gib(DISK_RESERVE)} of full")
+        the disk's reserve free."""
+        if free_disk(self.files.pos.parent) - len(pos) * ROW_BYTES < self.reserve:
+            raise DiskFull(f"the disk of {self.scratch} came within {gib(self.reserve)} of full")
         np.ascontiguousarray(pos).tofile(self._pos)
         np.ascontiguousarray(cnt).tofile(self._cnt)
         self.rows += len(pos)
@@ -198,7 +209,8 @@ class DiskLevels:
     def runs(self, k: int) -> list[Run]:
         """Level ``k``'s children as sorted runs, a batch of parents' children each; every
         :data:`FANIN` runs of a tier are merged into one of the next (equal children meet, so the
-        runs on disk stay near the size of the next level)."""
+        runs on disk stay near the size of the next level), and all of them into one when they pass
+        half the disk left (:meth:`squeeze`)."""
         t = self.tables
         files = self.level(k)
         n = len(files)
@@ -207,6 +219,7 @@ class DiskLevels:
         folder.mkdir()
         out: list[Run] = []
         names = iter(range(1 << 40))
+        room = (free_disk(self.folder) - disk_reserve(self.folder)) // 2
         for lo in range(0, n, self.budget.parents):
             pos, cnt = files.read(lo, min(n, lo + self.budget.parents))
             successors = kernel.count_successors(pos, t.need, t.land)
@@ -222,11 +235,11 @@ class DiskLevels:
                 rk, rc = sort_combine(keys, owner, cnt, PRIME_ARRAY)
                 del keys, owner
                 run = Files(folder / f"run-{next(names):05d}")
-                w = Writer(run)
+                w = Writer(run, self.folder)
                 w.write(rk, rc)
                 w.close()
                 out.append(Run(run, len(rk), rk[::SPARSE].copy()))
-                out = self.compact(out, folder, names)
+                out = self.squeeze(self.compact(out, folder, names), folder, names, room)
                 a = b
         return out
 
@@ -242,13 +255,26 @@ class DiskLevels:
                 r.files.remove()
             runs = [r for r in runs if r.tier != tier] + [merged]
 
+    def squeeze(self, runs: list[Run], folder: Path, names, room: int) -> list[Run]:
+        """The runs, all merged into one when they pass ``room`` bytes and twice the last squeezed
+        run (the union of the children so far: no larger than the level they build)."""
+        rows = sum(r.rows for r in runs)
+        last = max([r.rows for r in runs if r.tier == SQUEEZED], default=0)
+        if len(runs) < 2 or rows * ROW_BYTES <= room or rows <= 2 * last:
+            return runs
+        self.progress(f"squeezing {len(runs)} runs ({gib(rows * ROW_BYTES)}) into one: they pass half the free disk")
+        merged = self.merge_into(runs, Files(folder / f"run-{next(names):05d}"), SQUEEZED)
+        for r in runs:
+            r.files.remove()
+        return [merged]
+
     def merge_into(self, runs: list[Run], target: Files, tier: int = 0) -> Run:
         """The runs merged window by window (a key range whose slices of every run fit the budget)
         into ``target``."""
         keys = np.sort(np.concatenate([r.sample for r in runs])) if runs else np.zeros(0, dtype=np.uint64)
         step = max(1, self.budget.window // SPARSE)
         cuts = keys[step::step]
-        w = Writer(target)
+        w = Writer(target, self.folder)
         samples = []
         at = [0] * len(runs)
         for hi_key in [*cuts, None]:
@@ -284,7 +310,7 @@ class DiskLevels:
         rows, before = len(self.level(k)), len(self.level(k - 1)) if k else 1
         need = 2 * ROW_BYTES * rows * rows // max(1, before)
         free = free_disk(self.folder)
-        if need <= free - DISK_RESERVE:
+        if need <= free - disk_reserve(self.folder):
             return None
         return (f"stopped before level {k + 1}: building it needs about {gib(need)} of disk in {self.folder} (the "
                 f"level from the last growth factor, and its runs), {gib(free)} is free; the levels so far are counted")
