@@ -281,17 +281,23 @@ def reverse_origin(board: Board) -> list[NodeId] | None:
 
 
 def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
-    """The hint from a stored solvable set (``powertwo census --solvable``) of ``board`` from
-    ``origin`` (``stones`` a position reached from it): whether one stone (on the set's target)
-    can still be reached and which single jumps keep it so; None when no set is stored. With
-    several sets, the one to any node is asked first, then the one to the board's centre."""
+    """The hint from the census: on the central game (``origin`` the central start) the fewest
+    moves left from its fewest-moves table when it holds the position; else a stored solvable set
+    (``powertwo census --solvable``) of ``board`` from ``origin`` (``stones`` a position reached
+    from it): whether one stone (on the set's target) can still be reached and which single jumps
+    keep it so; None when no set is stored. With several sets, the one to any node is asked first,
+    then the one to the board's centre."""
     from powertwo.solvers.census import CensusError, solvable_set
+    from powertwo.solvers.census.fewest import fewest_left
     from powertwo.solvers.census.tables import centre_node
 
     try:
         targets: list[NodeId | None] = [None, centre_node(board)]
     except CensusError:
         targets = [None]
+    centre = targets[-1] if sorted(origin) == reverse_origin(board) else None
+    if centre is not None and (left := fewest_left(board, stones, centre)) is not None:
+        return table_hint(board, stones, centre, left)  # the central game's fewest-moves table
     try:
         found = next((s for t in targets if (s := solvable_set(board, origin, t)) is not None), None)
     except CensusError:
@@ -312,3 +318,20 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             + (f"; {counted(len(keep), 'jump')} keep it so: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}
+
+
+def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict:
+    """The hint from a fewest-moves table (``powertwo census --by moves --backward``; the English
+    central game's is shipped): the fewest moves left to one stone on ``target``, and the single
+    jumps after which the table still holds the position."""
+    from powertwo.solvers.census.fewest import fewest_left
+
+    held = set(stones)
+    keep = [(a, b, c) for a, b, c in board.jumps if a in held and b in held and c not in held
+            and fewest_left(board, (held - {a, b}) | {c}, target) is not None]
+    names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
+    where = board.label(target)
+    text = (f"solvable (census): one stone on {where} in {_count(left, 'move')} at fewest"
+            + (f"; {_count(len(keep), 'jump')} keep it solvable: {names}" if keep else ""))
+    return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
+            "target": where, "jumps": [[a, c] for a, _, c in keep], "fewest_moves": left, "text": text}
