@@ -331,7 +331,7 @@ def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) ->
             and fewest_left(board, (held - {a, b}) | {c}, target) is not None]
     names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
     where = board.label(target)
-    text = (f"solvable (census): one stone on {where} in {_count(left, 'move')} at fewest"
-            + (f"; {_count(len(keep), 'jump')} keep it solvable: {names}" if keep else ""))
+    text = (f"solvable (census): one stone on {where} in {counted(left, 'move')} at fewest"
+            + (f"; {counted(len(keep), 'jump')} keep it solvable: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": where, "jumps": [[a, c] for a, _, c in keep], "fewest_moves": left, "text": text}
