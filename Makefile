@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results proofs game-proofs screenshots test test-fast lint bench serve clean venv
+.PHONY: results proofs game-proofs screenshots test test-fast lint bench serve clean venv census-moves census-deep
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ venv: $(STAMP)
 
 # The main job: every answer, proof, diagram and board picture, then the workbench's screenshots.
 results: $(STAMP)
-	$(BIN)/powertwo results --out results
+	$(BIN)/powertwo results --out results --force
 	$(MAKE) screenshots
 
 # That's My Line solved on the three boards, 16 stones and unlimited (about 2 minutes each on one
@@ -55,6 +55,20 @@ $(LINT_STAMP): pyproject.toml $(STAMP)
 lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python tools/typecheck.py
+
+# The English central game by moves, forward and backward (George Bell's tables), their JSON and
+# plots in results/, and the fewest-moves table shipped in the package (solvers/census/data/, 2.9 MiB):
+# about 30 minutes on 2 cores and 1.5 GB of memory; the two full tables (190 MB each) stay in .census-store/.
+census-moves: $(STAMP)
+	nice -n 10 $(BIN)/python tools/census_moves.py .census-store
+
+# The Power of Two reverse census (the default position) on disk, as far as the free disk allows:
+# hours (level 9 alone is built from 124,581,084 parents, about 15 GB on disk). The levels stay in
+# .census-deep/ and a second run goes on from the last level stored; the figures go to
+# results/census-power-of-two-reverse.json (at any time: tools/census_deep.py --collect).
+CENSUS_MEMORY ?= 6GiB
+census-deep: $(STAMP)
+	nice -n 19 $(BIN)/python tools/census_deep.py .census-deep --memory $(CENSUS_MEMORY)
 
 serve: $(STAMP)
 	$(BIN)/powertwo serve

@@ -9,8 +9,11 @@ from typing import Callable, Iterator
 
 import click
 
+from powertwo.boards.words import counted
+
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
+from .outputs import check_outputs, output_folder, write_answer
 
 
 @main.command("solve")
@@ -23,7 +26,14 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
                    "after install, compiling the search kernel (announced on stderr) come on top.")
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
-@click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
+@click.option("--stones", default=None,
+              help="two-by-two: exactly N stones (default 32); thats-my-line: stones per side, a number or "
+                   "'unlimited'; one-by-one, line-cover: at most N.")
+@click.option("--at-most", "at_most", is_flag=True, default=None,
+              help="two-by-two: --stones N is an upper bound (the earlier reading), not the exact count.")
+@click.option("--table", is_flag=True, default=None,
+              help="two-by-two: the optimum for every stone count 0..nodes (--time-limit: CP-SAT work seconds "
+                   "per count, default 20, the same answer on every machine).")
 @click.option("--score", default=None, metavar="L:D",
               help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
                    "proof that none does.")
@@ -57,7 +67,7 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
     if unknown:
         flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
         raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
-    _check_outputs(out, options.get("proof"), force, (board, options.get("position")))
+    check_outputs({"--out": out, "--proof": options.get("proof")}, force, (board, options.get("position")))
     b = load(board)
     for key in ("corner", "target"):
         if key in given:
@@ -68,7 +78,9 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, 
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
         output_path(out, force, (board, options.get("position"), options.get("proof")))
-        Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        _, kept = write_answer(out, result, json.dumps(result, indent=1) + "\n")
+        if kept:
+            click.echo(f"powertwo: {kept}", err=True)
     if as_json:
         echo_json(result)
     else:
@@ -100,17 +112,6 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         timer.cancel()
 
 
-def _check_outputs(out: str | None, proof: str | None, force: bool, inputs: tuple) -> None:
-    """Refuse, before any work, an output that would overwrite a file (without ``force``), an
-    input, or the other output (``--proof X --out X``)."""
-    if out is not None and proof is not None and Path(out).resolve() == Path(proof).resolve():
-        fail(f"{out}: given to both --out and --proof, give two files")
-    if out is not None:
-        output_path(out, force, inputs)
-    if proof is not None:
-        output_path(proof, force, inputs)
-
-
 def node_argument(board, flag: str, text: str) -> int:
     """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
     puzzle like any id)."""
@@ -122,7 +123,7 @@ def node_argument(board, flag: str, text: str) -> int:
                              f"{board.label(1)}, or an id 1..{board.size})", param_hint=f"'--{flag}'")
 
 
-NODE_FIELDS = frozenset({"stones", "light", "dark", "corner", "target", "position", "final_position", "place",
+NODE_FIELDS = frozenset({"stones", "answer", "light", "dark", "corner", "target", "position", "final_position", "place",
                          "jumps", "from", "answers_up_to_symmetry"})
 """Result fields whose numbers are node ids: a summary writes them as the board's labels."""
 
@@ -247,7 +248,7 @@ def check(file: str, board: str | None, time_limit: float) -> None:
         tail = f"{res.outcome.reason}" if res.outcome else "game not over"
         winner = "" if res.outcome is None or res.outcome.winner is None else \
             f", {res.game.player_name(res.outcome.winner)} wins"
-        click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
+        click.echo(f"valid: {counted(len(res.moves), 'move')}, {tail}{winner}")
         return
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
@@ -350,16 +351,24 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @main.command("results")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False))
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
-def results(out: str, only: tuple[str, ...]) -> None:
-    """The main job: every answer with proof status, timing and diagram, into OUT/."""
+@click.option("--force", is_flag=True, help="Write into an OUT/ that already holds files (the job replaces its own).")
+def results(out: str, only: tuple[str, ...], force: bool) -> None:
+    """The main job: every answer with proof status, timing and diagram, into OUT/. Ctrl-C stops
+    the whole job (exit 130): every file is written whole or not at all, and a step that was
+    running writes nothing."""
     from powertwo.solvers.results import CENSUS, INFERENCE, PROVE, jobs, run_all
+    from powertwo.solvers.satcall import JobInterrupted, ctrl_c_stops_the_job
 
     known = [name for name, _ in jobs()] + [INFERENCE, CENSUS, PROVE]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")
-    with progress_display("results", after=0.0, log=True) as progress:
-        rows = run_all(Path(out), progress, only=only or None)
+    output_folder(out, force)
+    try:
+        with progress_display("results", after=0.0, log=True) as progress, ctrl_c_stops_the_job():
+            rows = run_all(Path(out), progress, only=only or None)
+    except JobInterrupted as exc:
+        fail(str(exc), 130)
     if only:
         readme = Path(out) / "README.md"
         click.echo(f"wrote {len(rows)} results into {out}/ " + (

@@ -3,16 +3,16 @@ files as ``powertwo check`` reads them, and the frames of answers and records to
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from powertwo.boards import Board, NodeId
-from powertwo.rules import RulesError, validate_record
+from powertwo.boards.words import counted, filled, singular
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
 from powertwo.solvers.schemas import check_answer_shape
 
-from .common import BadRequest, board_of, board_view, field, no_paths, results_dir
+from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths, results_dir
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
 
@@ -21,7 +21,8 @@ def line_check(data: Mapping) -> dict:
     """The live check of a line puzzle: the checker behind ``powertwo check`` on the stones, then
     the objective against the proven optimum, and the lines at fault (for highlighting)."""
     from powertwo.models.cards import line_counts
-    from powertwo.solvers.lines import STONES, confirmed, variant
+    from powertwo.solvers.lines import STONES, confirmed
+    from powertwo.solvers.lines.files import file_variant
 
     puzzle, _ = puzzle_of(data, "toggle")
     board = board_of(data)
@@ -32,7 +33,7 @@ def line_check(data: Mapping) -> dict:
         report = get_puzzle(puzzle).check(solution, board)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
-    var = variant(puzzle, strict)
+    var = file_variant(solution)  # Two by Two: read as a file without stones_rule is (fewer than 32: at most)
     stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
     counts = line_counts(board, stone_set)
     bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
@@ -114,10 +115,12 @@ def file_check(data: Mapping) -> dict:
     if "game" in solution:
         try:
             res = validate_record(solution)
-        except RulesError as exc:
+        except (IllegalMoveError, InvalidMoveError) as exc:  # the record's fault (`powertwo check`: exit 1)
             return {"valid": False, "faults": [str(exc)], "notes": []}
+        except RulesError as exc:  # a malformed record: refused, as `powertwo check` refuses it (exit 2)
+            raise BadRequest(str(exc)) from None
         tail = res.outcome.reason if res.outcome else "game not over"
-        return {"valid": True, "faults": [], "notes": [f"valid: {len(res.moves)} moves, {tail}"]}
+        return {"valid": True, "faults": [], "notes": [f"valid: {counted(len(res.moves), 'move')}, {tail}"]}
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
@@ -174,7 +177,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
                                       for v in sorted(occ)],
                            "arrows": [{"path": [start, *jumps]}],
                            "caption": f"after move {k}: {'-'.join(board.label(v) for v in (start, *jumps))}, "
-                                      f"{len(jumps)} jump(s), {len(occ)} stones left"})
+                                      f"{counted(len(jumps), 'jump')}, {counted(len(occ), 'stone')} left"})
         return frames
     jumper = ids([item["corner"]])[0]
     occ = {jumper}
@@ -187,20 +190,11 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
         _, jumper = replay_chain(tables, occ, jumper, jumps, "", remove=False)
         frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
                        "arrows": [{"path": [before, *jumps]}],
-                       "caption": f"after step {k}: placed {board.label(place)}, {len(jumps)} jump(s), "
-                                  f"{len(occ)} stones"})
+                       "caption": f"after step {k}: placed {board.label(place)}, {counted(len(jumps), 'jump')}, "
+                                  f"{counted(len(occ), 'stone')}"})
     return frames
 
 
-
-
-def _count(k: int, noun: str) -> str:
-    return f"{k} {noun}" + ("" if k == 1 else "s")
-
-
-def counted(template: str, n: int, stones: int) -> str:
-    """A page's count label filled in, with "1 stones" read as "1 stone"."""
-    return re.sub(r"\b1 (\w+)s\b", r"1 \1", template.format(n=n, stones=stones))
 
 
 def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
@@ -211,7 +205,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
     report = get_puzzle(puzzle).check(solution, board)
     n = len(state.complete)
     forward = steps_forward(page)
-    count = counted(page["steps"]["count"], n, len(state.stones))
+    count = filled(page["steps"]["count"], n=n, stones=len(state.stones))
     best = None
     if forward:
         verdict = (f"valid: {count}" if report.valid else
@@ -225,7 +219,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
             if not state.finished else "invalid" if not report.valid else \
             "valid, optimal" if best == n else f"valid, not optimal ({best} {unit} suffice)" if best else \
-            f"valid: {counted('{n} ' + unit, n, 0)}"
+            f"valid: {counted(n, singular(unit))}"
     last = state.chains[-1] if state.chains else None
     arrows = [] if last is None or not last[1] else [
         {"path": [state.chains[-2][1][-1] if forward and len(state.chains) > 1 else
@@ -240,14 +234,10 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
             "solution": solution}
 
 
-HINT_SECONDS = 1.0
-"""How long the hint's solver may take: the hint says only what it can tell within this."""
-
-
-def jump_hint(data: Mapping) -> dict:
+def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:
     """Whether the position can still be finished: from the stored census of the board and the
     clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
-    far as the solver can tell within :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
+    far as the solver can tell within ``seconds``, and a first move that keeps it solvable."""
     puzzle, page = puzzle_of(data)
     if not hinted(page):
         raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
@@ -258,16 +248,16 @@ def jump_hint(data: Mapping) -> dict:
     census = census_hint(board, origin, stones) if origin is not None else None
     if census is not None and (census["solvable"] or census["target"] is None):
         return census
-    solver = solver_hint(puzzle, board, stones)
+    solver = solver_hint(puzzle, board, stones, seconds)
     if census is not None:
         solver["text"] = f"{census['text']}; {solver['text']}"
     return solver
 
 
-def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
-    """The hint as the solver gives it within :data:`HINT_SECONDS`."""
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict:
+    """The hint as the solver gives it within ``seconds``."""
     try:
-        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=HINT_SECONDS)
+        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=seconds)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
     status, moves = answer.get("status"), answer.get("moves") or []
@@ -276,11 +266,11 @@ def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
         path = [board.label(v) for v in (first["from"], *first["jumps"])]
         size = "in" if status == "optimal" else "within"
         return {"solvable": True, "marks": [first["from"], first["jumps"][0]], "source": "solver",
-                "text": f"solvable: a finish {size} {_count(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
+                "text": f"solvable: a finish {size} {counted(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
     if status == "infeasible":
         return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     return {"solvable": None, "marks": [], "source": "solver",
-            "text": f"the solver cannot tell within {HINT_SECONDS:g} s whether a finish exists"}
+            "text": f"the solver cannot tell within {seconds:g} s whether a finish exists"}
 
 
 def reverse_origin(board: Board) -> list[NodeId] | None:
@@ -291,17 +281,23 @@ def reverse_origin(board: Board) -> list[NodeId] | None:
 
 
 def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
-    """The hint from a stored solvable set (``powertwo census --solvable``) of ``board`` from
-    ``origin`` (``stones`` a position reached from it): whether one stone (on the set's target)
-    can still be reached and which single jumps keep it so; None when no set is stored. With
-    several sets, the one to any node is asked first, then the one to the board's centre."""
+    """The hint from the census: on the central game (``origin`` the central start) the fewest
+    moves left from its fewest-moves table when it holds the position; else a stored solvable set
+    (``powertwo census --solvable``) of ``board`` from ``origin`` (``stones`` a position reached
+    from it): whether one stone (on the set's target) can still be reached and which single jumps
+    keep it so; None when no set is stored. With several sets, the one to any node is asked first,
+    then the one to the board's centre."""
     from powertwo.solvers.census import CensusError, solvable_set
+    from powertwo.solvers.census.fewest import fewest_left
     from powertwo.solvers.census.tables import centre_node
 
     try:
         targets: list[NodeId | None] = [None, centre_node(board)]
     except CensusError:
         targets = [None]
+    centre = targets[-1] if sorted(origin) == reverse_origin(board) else None
+    if centre is not None and (left := fewest_left(board, stones, centre)) is not None:
+        return table_hint(board, stones, centre, left)  # the central game's fewest-moves table
     try:
         found = next((s for t in targets if (s := solvable_set(board, origin, t)) is not None), None)
     except CensusError:
@@ -319,6 +315,23 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             and (held - {a, b}) | {c} in found]
     names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
     text = (f"solvable (census): one stone{where} can still be reached"
-            + (f"; {_count(len(keep), 'jump')} keep it so: {names}" if keep else ""))
+            + (f"; {counted(len(keep), 'jump')} keep it so: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}
+
+
+def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict:
+    """The hint from a fewest-moves table (``powertwo census --by moves --backward``; the English
+    central game's is shipped): the fewest moves left to one stone on ``target``, and the single
+    jumps after which the table still holds the position."""
+    from powertwo.solvers.census.fewest import fewest_left
+
+    held = set(stones)
+    keep = [(a, b, c) for a, b, c in board.jumps if a in held and b in held and c not in held
+            and fewest_left(board, (held - {a, b}) | {c}, target) is not None]
+    names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
+    where = board.label(target)
+    text = (f"solvable (census): one stone on {where} in {counted(left, 'move')} at fewest"
+            + (f"; {counted(len(keep), 'jump')} keep it solvable: {names}" if keep else ""))
+    return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
+            "target": where, "jumps": [[a, c] for a, _, c in keep], "fewest_moves": left, "text": text}

@@ -18,7 +18,9 @@ from starlette.requests import Request
 
 from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, Outcome, PoolBusy, WorkerPool
 
-from .common import BadRequest, plain
+from .common import HINT_SECONDS, BadRequest, plain
+
+
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,9 @@ class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
     the cap of a check, sequence or click (seconds), the extra a computer move may take past its
     thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether the
-    workers warm up at start, and how much lower their priority is than the server's (so the
-    event loop answers plain requests first on a busy machine)."""
+    workers warm up at start, how much lower their priority is than the server's (so the
+    event loop answers plain requests first on a busy machine), and how long the Get a Jump On
+    hint's solver may think (its answer says what it can tell within that)."""
 
     workers: int | None = None
     queue: int = 4
@@ -37,6 +40,7 @@ class Limits:
     memory_mb: int | None = 3072
     warm: bool = True
     nice: int = 10
+    hint_seconds: float = HINT_SECONDS
 
 
 def warm_up() -> None:

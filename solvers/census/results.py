@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from powertwo.boards.outfile import write_text
 from powertwo.solvers.registry import ResultRow
 
-from . import run_census
+from . import CensusOptions, run_census
 from .plot import plot_census
 from .store import default_store
 from .tables import centre_node, default_start, english_board
@@ -24,8 +25,8 @@ def results(out: Path, progress: Callable[[str], None]) -> list[ResultRow]:
     board = english_board()
     centre = centre_node(board)
     began = time.perf_counter()
-    census = run_census(board, default_start(board) or [], target=centre, solvable=True, store=str(default_store()),
-                        progress=progress)
+    census = run_census(board, default_start(board) or [],
+                        CensusOptions(target=centre, solvable=True, store=str(default_store())), progress)
     seconds = time.perf_counter() - began
     data = census.to_dict()
     for key in ("seconds", "peak_memory_bytes"):
@@ -35,7 +36,7 @@ def results(out: Path, progress: Callable[[str], None]) -> list[ResultRow]:
         lv.pop("memory_bytes")
     data["solvable_positions"] = sum(lv.solvable_positions or 0 for lv in census.levels)
     data["solvable_classes"] = sum(lv.solvable_classes or 0 for lv in census.levels)
-    (out / f"{STEM}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_text(out / f"{STEM}.json", json.dumps(data, indent=1) + "\n")
     plot_census(census, out / f"{STEM}.png", board.label(centre))
     progress(f"census english: {census.positions:,} positions, {census.game_sequences:,} game sequences, "
              f"{census.solutions:,} solutions to the centre, {seconds:.1f} s")

@@ -1,8 +1,9 @@
 """Get a Jump On: finding the answers. :func:`forward_answer` runs the forward search;
 :func:`reverse_answer` runs a reverse solve (:class:`~.options.ReverseRequest`) on its backend: a
 stored census set that already leaves the position out, else the compiled kernel
-(:mod:`.kernel`; the pure-Python engine :mod:`.engine` on boards over 64 nodes), or the SAT backend
-(:mod:`.sat_backend`). Every answer is a typed :class:`~.files.ReverseAnswer` with its proof."""
+(:mod:`.kernel`; the pure-Python engine :mod:`.engine` on boards over 64 nodes), the SAT backend
+(:mod:`.sat_backend`), or a stored census by moves (``census-table``). Every answer is a typed
+:class:`~.files.ReverseAnswer` with its proof."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from .kernel import KERNEL_LOADING, KernelSearch
 from .options import STONES, ReverseRequest, corner_of
 from .proof import Engine, Proof, ProofKind, bound_proof
 from .sat_backend import SAT_SLICE, reverse_by_sat
-from .tables import mask_of
+from .tables import JumpTables, mask_of
 
 KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
                     "not counted in the time limit")
@@ -81,6 +82,8 @@ def reverse_answer(board: Board, request: ReverseRequest, progress: Progress = n
     if answer is None and request.backend == "search":
         answer = (_by_kernel(board, request, deadline, progress) if board.size <= 64
                   else _by_python(board, request, deadline, progress))
+    elif answer is None and request.backend == "census-table":
+        answer = _by_census_table(board, request)
     elif answer is None:
         answer = reverse_by_sat(board, request.start, Budget(deadline, conflicts=request.conflict_limit,
                                                              conflict_slice=SAT_SLICE), request.targets, progress)
@@ -109,6 +112,30 @@ def census_verdict(board: Board, start: Sequence[NodeId], targets: Sequence[Node
         if found is not None:
             return None
     return None
+
+
+def _by_census_table(board: Board, request: ReverseRequest) -> ReverseAnswer:
+    """The fewest moves from a stored (or shipped) census by moves
+    (:func:`powertwo.solvers.census.fewest.fewest_moves`: the table, met by a census from the
+    position where it is partial): ``optimal`` or ``infeasible`` at once, its proof of kind
+    ``fewest-moves table`` (re-proved by the checker's own search), how it is known in ``note``."""
+    from powertwo.solvers.census.fewest import fewest_moves
+    from powertwo.solvers.census.tables import CensusError
+
+    start, targets = request.start, request.targets
+    if targets is not None and len(targets) != 1:
+        raise SolutionError("--backend census-table: the tables are made for one target node or for any node")
+    try:
+        found = fewest_moves(board, start, targets[0] if targets else None)
+    except CensusError as exc:
+        raise SolutionError(f"--backend census-table: {exc}") from None
+    tables = JumpTables(board, symmetry=False)
+    moves = [tables.chain_between(p, q) for p, q in zip(found.positions, found.positions[1:], strict=False)]
+    bound = len(start) if found.moves is None else found.moves
+    return ReverseAnswer(board=board, start=tuple(start), status="infeasible" if found.moves is None else "optimal",
+                         bound=bound, engine="census-table", moves=moves_of(moves),
+                         proof=Proof(kind="fewest-moves table", bound=bound, engine="census-table") if bound else None,
+                         positions_searched=found.searched, note=found.how)
 
 
 def load_kernel(board: Board, progress: Progress) -> None:

@@ -7,7 +7,8 @@ and the results are combined by minimax over the split's upper tree.
   search's key: up to the symmetries the rules respect); a finished game (or one the game's exact
   shortcut decides) is not expanded. The positions ``depth`` plies down that are open are the jobs.
 * **Run**: on a ``LocalCluster`` of ``workers`` processes by default, or on a running scheduler
-  (:func:`..cluster.connect`); each job under the same limits (``Limits.seconds`` is per job).
+  (the census's :func:`..census.distributed.connect`: the address checked, a scheduler that does not
+  answer within 10 s refused in one line); each job under the same limits (``Limits.seconds`` is per job).
   Each result goes into the store (:mod:`.store`) as it comes back: a later run over the same store
   runs only the jobs not settled there.
 * **Combine** (:func:`combine`): a position is won when one of its moves leads to a position lost
@@ -31,6 +32,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
 
+from powertwo.boards.outfile import write_text
 from powertwo.rules import Game, RulesError
 
 from ..registry import Progress, no_progress
@@ -40,6 +42,8 @@ from .store import JobRow, JobStore
 from .values import Limits, Value
 
 PROGRESS_SECONDS = 5.0
+WORKER_MIB = 512
+"""A LocalCluster worker's memory beyond its job's tables (the game, the interpreter)."""
 MAX_POSITIONS = 200_000
 """The most positions the upper tree may hold (a split too deep for one machine's memory is refused)."""
 
@@ -332,9 +336,10 @@ def _run_jobs(game: Game, todo: list[_Node], limits: Limits, symmetry: bool, boa
     """Run ``todo`` on the cluster, each row into ``rows`` and the store as it comes back."""
     from dask.distributed import as_completed
 
-    from ..cluster import connect
+    from ..census.distributed import connect
 
-    client, cluster = connect(scheduler, workers, processes)
+    memory = workers * (limits.memory_mib + WORKER_MIB) << 20
+    client, cluster = connect(scheduler, workers, memory, processes)
     ran: list[JobRow] = []
     began = last = time.monotonic()
     try:
@@ -379,7 +384,7 @@ def write_certificates(result: SplitResult, folder: str | Path) -> list[dict[str
         size = write_certificate(out / name, dict(row.header), row.body)
         index.append({"file": name, "line": list(line), "value": row.value, "move": row.move, "bytes": size,
                       "proof": row.proof})
-    (out / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    write_text(out / "index.json", json.dumps(index, indent=1) + "\n")
     return index
 
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from powertwo.boards.outfile import write_text
 from powertwo.rules import get_game
 
 from ..registry import Progress, ResultRow, SolutionError
@@ -63,7 +64,7 @@ def make_split_results(out: Path, progress: Progress, only: tuple[str, ...] = ()
         result = prove_split(game, game.start(), depth=DEPTH, limits=limits, store=str(stores / f"{name}.sqlite"),
                              workers=WORKERS, progress=progress)
         answer = _answer(result, folder / name)
-        (folder / f"{name}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
+        write_text(folder / f"{name}.json", json.dumps(answer, indent=1) + "\n")
         progress(f"{name}: {result.value.value} from the start; jobs {_counts_text(result)}")
         answers.append(answer)
     return answers
@@ -81,7 +82,7 @@ def _answer(result: SplitResult, certificates: Path) -> dict[str, Any]:
         if entry["bytes"] > COMMIT_BYTES:
             (certificates / entry["file"]).unlink()
             entry["file"] = None
-    (certificates / "index.json").write_text(json.dumps(list(index.values()), indent=1) + "\n", encoding="utf-8")
+    write_text(certificates / "index.json", json.dumps(list(index.values()), indent=1) + "\n")
     jobs = []
     for line, row in result.rows:
         written = index.get(tuple(line))
