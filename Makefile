@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results proofs screenshots test test-fast lint bench serve clean venv census-moves census-deep
+.PHONY: results proofs game-proofs screenshots test test-fast lint bench serve clean venv census-moves census-deep
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,12 @@ results: $(STAMP)
 # core): the certificates and answers in results/proofs/, which `make results` checks.
 proofs: $(STAMP)
 	$(BIN)/python -m powertwo.solvers.prove.results_step results
+
+# David and Goliath and The Power of Two split one ply below the start into jobs, df-pn on each on a
+# LocalCluster of 2 workers (about 20 s a job; 40 minutes in all on 2 cores, resumable): what is
+# proven, in results/game-proofs/, which `make results` checks and tabulates.
+game-proofs: $(STAMP)
+	nice -n 19 $(BIN)/python -m powertwo.solvers.prove.split_results results
 
 # The browser tests, writing their screenshots into results/ (a plain test run writes them to a
 # temporary folder). Skipped, with one line, where Debian's chromium is missing.

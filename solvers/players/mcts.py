@@ -34,7 +34,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from powertwo.rules import Game, RulesError
 from powertwo.solvers.players.alphabeta import deepen
@@ -59,6 +59,8 @@ EXACT_SHARE = 0.4
 """Share of the time budget an exact endgame solver may use before the tree search."""
 EXACT_NODES_PER_PLAYOUT = 20
 """Positions an exact endgame solver may visit per playout of a budget counted in playouts."""
+PROOF_SHARE = 0.3
+"""The share of a move's seconds given to the ``prover`` (a proof search) before the player's own search."""
 POSITIONS_PER_PLAYOUT = 10
 """Positions the alpha-beta search may visit per playout of a budget counted in playouts."""
 LEVELS: dict[str, float] = {"easy": 0.25, "normal": 1.0, "strong": 10.0}
@@ -124,20 +126,27 @@ def seconds_for(level: str) -> float:
 
 def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
                 seed: int = 0, plies: int | None = None, level: str | None = None,
-                stop_early: bool = True) -> SearchResult:
+                stop_early: bool = True, prover: Callable[[Game, Any, float], Any] | None = None) -> SearchResult:
     """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
     playouts when given, otherwise after ``seconds`` (or the seconds of ``level``), at least one
     playout either way, and earlier when the choice is decided (``stop_early``): a proven result at
     the root, or a most visited move no other can overtake in the playouts left (counted, or
     estimated from the playouts a second so far). A game's exact endgame solver, where it has one,
     first gets a share of the budget (:data:`EXACT_SHARE` of the time, or :data:`EXACT_NODES_PER_PLAYOUT`
-    positions a playout) and decides the move when it proves a win. ``plies`` overrides the game's
-    playout length. Raises :class:`RulesError` when the game is over or there is no legal move."""
+    positions a playout) and decides the move when it proves a win. ``prover(game, state, seconds)``,
+    when given (e.g. :func:`powertwo.solvers.prove.hint.proven_move`), is asked first for a move
+    proven to win within :data:`PROOF_SHARE` of the seconds (not with a budget of playouts), and such
+    a move is played. ``plies`` overrides the game's playout length. Raises :class:`RulesError` when
+    the game is over or there is no legal move."""
     if game.outcome(state) is not None:
         raise RulesError("the game is over: there is no move to choose")
     if level is not None:
         seconds = seconds_for(level)
     began = time.perf_counter()
+    if prover is not None and playouts is None:
+        proven = prover(game, state, PROOF_SHARE * seconds)
+        if proven is not None:
+            return SearchResult(proven, 0, time.perf_counter() - began, 1.0)
     search = _Search(game, random.Random(seed), None if playouts is not None else began + seconds, plies)
     root = _Node(state, mover=1 - state.to_move)
     root.untried = search.ordered_root_moves(state)
