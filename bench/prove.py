@@ -29,7 +29,8 @@ SMALL = [
     ("tower-of-power", {"to_move": "white", "stacks": {"a1": "W", "b2": "W", "h8": "B"}}),
     ("david-goliath", {"david": 44, "goliath": 52, "light_thrown": [6, 9, 12, 18, 20, 33, 40, 43, 53, 56, 58, 59,
                                                                     61, 64],
-                       "dark_thrown": [1, 21, 22, 23, 31, 37, 38, 39, 42, 45, 47, 48, 55, 57], "to_move": "light"}),
+                       "dark_thrown": [1, 21, 22, 23, 31, 37, 38, 39, 42, 45, 47, 48, 55, 57], "to_move": "light",
+                       "ply": 28}),
     ("epaminondas", {"to_move": "white", "white": ["m3"], "black": ["g2"]}),
 ]
 
@@ -99,7 +100,7 @@ def _jobs() -> None:
     from powertwo.solvers.prove.jobs import prove_split
 
     game = get_game("david-goliath")
-    state = game.state_from_json(dict(SMALL[1][1], to_move="light"))
+    state = game.state_from_json(SMALL[1][1])
     began = time.perf_counter()
     result = prove_split(game, state, depth=1, limits=Limits(seconds=600, memory_mib=256), workers=2)
     seconds = time.perf_counter() - began

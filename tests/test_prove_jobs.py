@@ -25,7 +25,7 @@ from test_thats_my_line_solitaire import grid
 
 LIMITS = Limits(seconds=120, memory_mib=128)
 NEAR_END = {"david": 59, "goliath": 51, "light_thrown": [9, 12, 17, 19, 22, 26, 37, 42, 55, 60, 63],
-            "dark_thrown": [2, 6, 8, 23, 38, 39, 44, 46, 53, 62, 64], "to_move": "dark", "ply": 1}
+            "dark_thrown": [2, 6, 8, 23, 38, 39, 44, 46, 53, 62, 64], "to_move": "dark", "ply": 23}
 
 
 def _value(winner, to_move):
