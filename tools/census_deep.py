@@ -5,7 +5,8 @@ folder and a second run goes on from the last level stored; the engine stops wit
 level that the free disk cannot hold. The levels counted so far are written to
 ``results/census-power-of-two-reverse.json`` (per level: positions, jump sequences, dead ends, the
 seconds to count it and build the next, and its bytes on disk) after the run, or at any time with
-``--collect`` (from what the folder holds, while a run goes on).
+``--collect`` (from what the folder holds, while a run goes on; a level stored but not yet counted
+is counted then, read-only: its seconds are null).
 
 Usage: ``python tools/census_deep.py [SCRATCH] [--memory 6GiB] [--collect]`` (SCRATCH default
 ``.census-deep``; the memory budget default 6GiB).
@@ -39,19 +40,24 @@ def start_position() -> list[int]:
 
 
 def collect(scratch: Path, memory: str, stopped: str | None) -> dict:
-    """The levels the folder holds, as the results file."""
+    """The levels the folder holds, as the results file; a level stored but not yet counted there
+    (the one a running census expands) is counted here, read-only (its seconds: null)."""
     board = load("power-of-two")
-    state = read_state(scratch, census_tables(board, start_position()))
-    levels: list[Level] = state.levels
+    tables = census_tables(board, start_position())
+    state = read_state(scratch, tables)
+    levels: list[Level] = list(state.levels)
+    timed = len(levels)
+    if len(state.data) > len(levels):
+        from powertwo.solvers.census.disk import Budget, DiskLevels
+
+        levels.append(DiskLevels(tables, scratch, Budget.of(2 << 30), log).count(len(levels))[0])
     rows = [{"jumps": lv.jumps, "stones": lv.stones, "positions": lv.positions, "sequences": lv.sequences,
              "dead_ends": lv.dead_positions, "dead_sequences": lv.dead_sequences,
-             "seconds": round(lv.seconds, 1) if lv.seconds is not None else None,
-             "disk_bytes": lv.classes * ROW_BYTES} for lv in levels]
-    built = len(state.data) - 1
+             "seconds": round(lv.seconds, 1) if k < timed else None,
+             "disk_bytes": lv.classes * ROW_BYTES} for k, lv in enumerate(levels)]
     if stopped is None:
-        stopped = (f"levels 0-{len(levels) - 1} counted" + (f", level {built} built and not yet counted"
-                                                             if built >= len(levels) else "")
-                   + ": the run goes on (or was stopped); make census-deep resumes it")
+        stopped = (f"levels 0-{len(levels) - 1} counted, level {len(levels)} not yet built: the run goes on (or "
+                   "was stopped); make census-deep resumes it")
     return {"board": board.name, "position": str(POSITION.relative_to(ROOT)), "engine": "disk", "memory": memory,
             "levels": rows, "stopped": stopped}
 
