@@ -629,3 +629,19 @@ def test_wrong_types_are_refused_with_their_path(client):
         "request body: field 'board' must be a shipped board name or a board object"
     assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": "a1", "jumps": "b"}]}),
                  400) == "request body: field 'chains[0].jumps' must be a list"
+
+
+def test_an_uploaded_old_answer_file_names_the_board_it_is_valid_on(client):
+    """An answer made when `power-of-two` meant the sketch (no fingerprint), uploaded: the line
+    `powertwo check` gives, with the workbench's remedy; a request that names the board judges on it."""
+    hint = ("solution: not valid on power-of-two; valid on power-of-two-sketch (made before the default board "
+            "changed?): name power-of-two-sketch in the file's field 'board'")
+    sketch = json.loads((RESULTS / "power-of-two-sketch" / "one-by-one.json").read_text())
+    old = {"puzzle": "one-by-one", "board": "power-of-two", "stones": sketch["stones"]}
+    assert error(client.post("/api/check", json={"solution": old}), 400) == hint
+    assert client.post("/api/check", json={"solution": dict(old, board="power-of-two-sketch")}).json()["valid"]
+    named = client.post("/api/check", json={"solution": old, "board": "power-of-two"}).json()
+    assert not named["valid"] and named["faults"][0].startswith("line ")
+    jump = {k: v for k, v in json.loads((RESULTS / "power-of-two-sketch" / "jump-forward.json").read_text()).items()
+            if k != "board_fingerprint"}
+    assert error(client.post("/api/sequence", json={"solution": dict(jump, board="power-of-two")}), 400) == hint

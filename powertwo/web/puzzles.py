@@ -9,7 +9,7 @@ from powertwo.boards import Board, NodeId
 from powertwo.boards.words import counted, filled, singular
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
-from powertwo.solvers.registry import SolutionError, get_puzzle, solution_board
+from powertwo.solvers.registry import SolutionError, checked_where_made, get_puzzle, solution_board
 from powertwo.solvers.schemas import check_answer_shape
 
 from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths, results_dir
@@ -101,16 +101,30 @@ def file_board(data: Mapping, solution: Mapping) -> Board:
         raise BadRequest(str(exc)) from None
 
 
+FILE_BOARD = "name {board} in the file's field 'board'"
+"""What the workbench tells a user to do about an uploaded file valid only on another board (the
+command line says ``pass --board``)."""
+
+
+def checked_file(data: Mapping, solution: Mapping) -> Any:
+    """An uploaded solution file checked as ``powertwo check`` checks it: on :func:`file_board`,
+    and, without a ``board`` in the request, one that has no fingerprint and fails there but is
+    valid on another shipped board of its kind is refused in the line ``check`` gives
+    (:func:`powertwo.solvers.registry.checked_where_made`)."""
+    p = get_puzzle(field(solution, "puzzle", str))
+    board = file_board(data, solution)
+    try:
+        return checked_where_made(solution, "solution", board, lambda on: check_upload(p, solution, on),
+                                  tried_elsewhere="board" not in data, action=FILE_BOARD)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def file_check(data: Mapping) -> dict:
     """A whole solution file or game record, as ``powertwo check`` checks it."""
     solution = field(data, "solution", dict)
     if "puzzle" in solution:
-        p = get_puzzle(field(solution, "puzzle", str))
-        board = file_board(data, solution)
-        try:
-            report = check_upload(p, solution, board)
-        except SolutionError as exc:
-            raise BadRequest(str(exc)) from None
+        report = checked_file(data, solution)
         return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
     if "game" in solution:
         try:
@@ -142,10 +156,7 @@ def sequence_frames(data: Mapping) -> dict:
     if page["steps"]["unit"] == "stones":
         raise BadRequest(f"an answer of {puzzle} is one position, not a sequence: open it in Puzzles")
     board = file_board(data, item)
-    try:
-        report = check_upload(get_puzzle(puzzle), item, board)
-    except SolutionError as exc:
-        raise BadRequest(str(exc)) from None
+    report = checked_file(data, item)
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
     if page["steps"]["unit"] == "moves":  # a solitaire game record
