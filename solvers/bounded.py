@@ -8,15 +8,17 @@ decided within the limit"; it never hangs the caller and never takes the machine
   queue in front of them (a call beyond it is refused at once with :class:`PoolBusy`, which says
   when to retry), a time cap per call, cancellation from the caller (a threading event, or an
   async ``is_cancelled`` check: a web client that went away) and a warm-up function run in
-  every worker before its first call (to compile or load cached kernels off the caller).
+  every worker before its first call.
 
 Stopping: a caller that cancels a call (or halts it, wanting its answer so far) first asks the
 function to stop: the worker's :func:`should_stop` turns true, and a search that reads it ends at
 once with what it has. A call that then ends within :data:`GRACE` seconds leaves its worker alive
 for the next call; one that does not (and a call stopped at its time or memory cap) kills its
-worker, and the pool starts a fresh one in its place. The function and its arguments cross a process boundary: module-level
-functions and picklable arguments (with the default ``spawn`` start; ``fork`` also takes
-closures and saves the child's imports, and suits single-threaded callers).
+worker, and the pool starts a fresh one in its place.
+
+The function and its arguments cross a process boundary: module-level functions and picklable
+arguments (with the default ``spawn`` start; ``fork`` also takes closures and saves the child's
+imports, and suits single-threaded callers).
 
 Progress: when the caller passes ``on_progress``, the function is called with a keyword
 ``progress`` (a callable taking one line) whose lines reach ``on_progress`` in the caller.

@@ -190,7 +190,53 @@ def test_thats_my_line_plays_a_proven_win_without_a_tree_search():
                  and exact(game, s, lambda visited: visited > 20 * 50))  # the budget of 50 playouts
     found = choose_move(game, state, playouts=50, seed=0)
     assert found.move == exact(game, state, lambda visited: False) and found.playouts == 0 and found.value == 1.0
+    assert found.method == "proven win" and found.proof is not None and found.proof.winner == state.to_move
+    assert found.summary().startswith(f"a proven win by the exact endgame search, {found.proof.positions:,} position")
     assert exact(game, game.start(), lambda visited: visited > 2000) is None
+
+
+def test_thats_my_line_proves_a_loss_too_and_names_the_winner():
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    lost = next(s for seed in range(6) for s in random_game(game, seed)
+                if game.outcome(s) is None and len(game.legal_moves(s)) > 1
+                and game.open_mask(s, 0).bit_count() + game.open_mask(s, 1).bit_count() <= 12
+                and referee_winner(game, s, memo) == 1 - s.to_move)
+    for prove in (tml.prove, tml.prove_plain):
+        proof = prove(game, lost, lambda visited: False)
+        assert proof is not None and (proof.winner, proof.move) == (1 - lost.to_move, None)
+    found = choose_move(game, lost, playouts=20, seed=0)
+    assert found.method == "tree search" and found.proof is not None and found.proof.move is None
+    assert "the exact search proved the position lost against best play" in found.summary()
+
+
+def test_a_stop_ends_the_search_with_its_best_move_so_far():
+    for name in ("power-of-two", "david-goliath"):  # alpha-beta and the tree search
+        game = get_game(name)
+        state = random_game(game, 2)[2]
+        asked = iter(range(4))  # the fourth question is answered "stop"
+        found = choose_move(game, state, playouts=10**9, seed=0, stop=lambda asked=asked: next(asked, 3) >= 3)
+        assert found.stopped and game.is_legal(state, found.move)
+        assert found.summary().endswith("stopped early: the best move so far")
+
+
+def test_the_plain_endgame_runs_while_the_compiled_one_is_not_loaded_and_says_so():
+    from powertwo.solvers import kernels
+
+    game = get_game("thats-my-line")
+    state = next(s for s in random_game(game, 3) if game.outcome(s) is None and len(game.legal_moves(s)) > 1
+                 and not wins_in_one(game, s) and exact_plain(game, s, lambda visited: visited > 20 * 50))
+    kernels.use_loaded_only()
+    try:
+        assert not kernels.ready("endgame")
+        found = choose_move(game, state, playouts=50, seed=0)  # the plain search visits the same positions
+        assert found.proof is not None and found.proof.method == "the exact endgame search (plain)"
+        assert found.notes == ("That's My Line's compiled endgame search is still being compiled: "
+                               "the plain Python search ran instead",)
+        kernels.mark_loaded("endgame")
+        assert kernels.ready("endgame") and choose_move(game, state, playouts=50).notes == ()
+    finally:
+        kernels.use_loaded_only(False)
 
 
 @pytest.mark.slow

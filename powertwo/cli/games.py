@@ -252,8 +252,7 @@ class TerminalGame:
         game, state = self.game, self.state
         found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
         text = game.format_move(found.move, state)
-        work = f"{found.positions} positions" if found.positions else f"{found.playouts} playouts"
-        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({work}, {found.seconds:.1f} s)")
+        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({found.summary()})")
         self.history.append((state, text, found.move))
         self.state = game.apply(state, found.move)
 

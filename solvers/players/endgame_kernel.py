@@ -200,12 +200,15 @@ class EndgameSearch:
         self.keys = np.zeros((size, 2), np.uint64)
         self.metas = np.zeros(size, np.int32)
         self.values = np.zeros(size, np.int8)
+        self.visited = 0
+        """Positions the last :meth:`solve` visited (those the table already held not counted)."""
 
     def solve(self, open_: tuple[int, int], placed: tuple[int, int], mover: int, last: int | None,
               stop: Callable[[int], bool]) -> tuple[bool, int | None] | None:
         """``(mover wins, a winning move)`` (a node, :data:`PASS`, or ``None`` when the mover loses),
         or ``None`` when ``stop(positions visited)`` ends the search first (asked between slices) or
         the game is over. A position decided by its counts is searched one move deep for the move."""
+        self.visited = 0
         frames = np.zeros((MAX_DEPTH, 6), np.int64)
         me = mover
         frames[0] = (np.int64(np.uint64(open_[me])), np.int64(np.uint64(open_[1 - me])), placed[me],
@@ -220,6 +223,7 @@ class EndgameSearch:
         while True:
             result = run_slice(frames, moves, counts, control, self.keys, self.metas, self.values,
                                self.mates, self.supply, SLICE)
+            self.visited = int(control[3])
             if result != UNKNOWN:
                 return (True, int(control[2])) if result == WON else (False, None)
             if stop(int(control[3])):
