@@ -307,3 +307,27 @@ def test_alphabeta_deepens_with_its_budget_and_is_reproducible():
     assert 1 <= small.depth < large.depth
     assert large == deepen(game, state, ev.evaluate, moves_of, None, 20_000)
     assert game.is_legal(state, large.move)
+
+
+def test_analysis_proves_the_end_of_a_game_and_finds_the_thrown_away_win():
+    from powertwo.solvers.players.analysis import analyse, line_proofs, prove, thrown_wins
+
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    states = next(s for seed in range(40) for s in [random_game(game, seed)]
+                  if any(referee_winner(game, a, memo) == a.to_move != referee_winner(game, b, memo)
+                         for a, b in zip(s[-9:], s[-8:])))  # a random game that threw a win away near its end
+    proofs = line_proofs(game, states, 3.0)  # the last positions take milliseconds, the rest what is left
+    assert proofs[-1] is not None and proofs[-1].method == "the game is over"
+    for k in range(len(states) - 8, len(states)):
+        assert proofs[k] is not None and proofs[k].winner == referee_winner(game, states[k], memo)
+    thrown = thrown_wins(states, proofs)
+    expected = [k for k in range(len(states) - 8, len(states))
+                if referee_winner(game, states[k - 1], memo) == states[k - 1].to_move
+                != referee_winner(game, states[k], memo)]
+    assert expected and [k for k in thrown if k >= len(states) - 8] == expected
+    won = states[expected[0] - 1]
+    seen = analyse(game, won, 1.0)
+    assert seen.proof is not None and seen.proof.winner == won.to_move and seen.best is not None
+    assert seen.best.move == seen.proof.move and seen.evaluation == tml.evaluate(game, won, won.to_move)
+    assert prove(get_game("power-of-two"), get_game("power-of-two").start(), 1.0) is None  # no proof solver yet

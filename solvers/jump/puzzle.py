@@ -33,6 +33,7 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from powertwo.boards import Board, BoardError, NodeId
 
+from .. import kernels
 from ..fields import board_fields, known_fields
 from ..registry import (
     CheckReport,
@@ -76,6 +77,8 @@ RUN_TIMES = ("seconds", "answers")
 """Fields that time a run: the answer files in ``results/`` leave them out (a rerun rewrites them
 byte for byte; the timings go to ``results/timings.json``)."""
 ENGINES = ("kernel", "python", "sat", "census")
+KERNEL = "jump"
+"""The compiled kernel of the reverse search (:data:`powertwo.solvers.kernels.KERNELS`)."""
 KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
                     "not counted in the time limit")
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
@@ -387,7 +390,7 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     if time_limit is not None and (isinstance(time_limit, bool) or time_limit <= 0):
         raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
     goal = _targets(board, target, targets)
-    if backend == "search" and board.size <= 64:
+    if backend == "search" and board.size <= 64 and kernels.ready(KERNEL):
         load_kernel(board, progress)    # before the clock: compiling is not search time
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -464,9 +467,10 @@ def _out_of_time(board: Board, start: Sequence[NodeId], bound: int, engine: str)
 
 def _reverse_search(board, start, deadline, symmetry, targets, progress, node_limit=None,
                     memory: int = DEFAULT_MEMORY_MB, workers: int = 1) -> dict:
-    """The compiled kernel on boards of at most 64 nodes, else the Python engine (noted). The
-    set-up counts in the time limit (``deadline``): its pagodas stop when the deadline passes."""
-    if board.size <= 64:
+    """The compiled kernel on boards of at most 64 nodes once it is ready (:mod:`powertwo.solvers.kernels`),
+    else the Python engine (noted). The set-up counts in the time limit (``deadline``): its pagodas
+    stop when the deadline passes."""
+    if board.size <= 64 and kernels.ready(KERNEL):
         began = time.perf_counter()
         try:
             if symmetry:
@@ -520,6 +524,8 @@ def _reverse_search(board, start, deadline, symmetry, targets, progress, node_li
 
 
 def _python_note(board: Board) -> str:
+    if board.size <= 64:
+        return kernels.not_ready_note(KERNEL)
     return (f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
             "so the pure-Python engine searched")
 
@@ -682,8 +688,12 @@ def _seed_fault(data: Mapping, start: Sequence[NodeId], board: Board) -> str:
 def _reprove(board: Board, start: Sequence[NodeId], status: str, bound: int | None,
              targets: list[NodeId] | None) -> tuple[str, str]:
     """(fault, "") or ("", note): the claim "no finish at all" (``infeasible``) or "no finish
-    within ``bound - 1`` moves" checked by the checker's own exhaustive search."""
+    within ``bound - 1`` moves" checked by the checker's own exhaustive search; while the compiled
+    kernel is not ready (:mod:`powertwo.solvers.kernels`), a note says the claim was not re-proved."""
     engine = "kernel" if board.size <= 64 else "Python engine"
+    if board.size <= 64 and not kernels.ready(KERNEL) and (status == "infeasible" or (bound or 0) > 1):
+        return "", (f"status {status}" + ("" if bound is None else f", bound {bound}")
+                    + f": not re-proved now ({kernels.not_ready_note(KERNEL).split(':')[0]})")
     if status == "infeasible":
         if board.size <= 64:
             ks = KernelSearch(board, start, targets=targets)

@@ -1,0 +1,88 @@
+"""Every compiled kernel compiled ahead of use (``powertwo warm``, run by ``make venv``), or loaded
+from numba's cache into this process (a workbench worker, so that its searches need not wait).
+
+Each kernel of :data:`powertwo.solvers.kernels.KERNELS` is warmed by a small run of the search that
+uses it, which compiles its functions into numba's cache on the first run after an install (tens of
+seconds to minutes on a busy machine) and loads them from the cache afterwards (about a second).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from powertwo.solvers import kernels
+
+Progress = Callable[[str], None]
+
+
+def _endgame() -> None:
+    """That's My Line's endgame search on a board of two nodes on one line (a table of 16 slots)."""
+    from powertwo.solvers.players.endgame_kernel import EndgameSearch
+
+    search = EndgameSearch([0b11, 0b11], None, table_bits=4)
+    search.solve((0b11, 0b11), (0, 0), 0, None, lambda visited: False)
+
+
+def _jump() -> None:
+    """The reverse search: its walk, the backward perimeter of a position of 20 stones and more, and
+    the growth of its two tables."""
+    from powertwo.boards import load
+    from powertwo.solvers.jump import KernelSearch
+    from powertwo.solvers.jump.kernel.hashing import _rehash_dead, _rehash_tt
+    from powertwo.solvers.jump.puzzle import load_kernel
+    from powertwo.solvers.jump.tables import PERIMETER_STONES
+
+    board = load("power-of-two")
+    load_kernel(board, lambda message: None)
+    position = list(board.nodes)[: PERIMETER_STONES + 1]
+    search = KernelSearch(board, position, targets=position[:1], pagodas=False, perimeter=64, memory_mb=1)
+    search.distance(position)
+    small = np.zeros(4, dtype=np.uint64)
+    _rehash_tt(small, small.copy(), small.copy(), small.copy(), search.stats)
+    _rehash_dead(small, small.copy(), search.stats)
+
+
+def _census() -> None:
+    """The census of a small corner game (the forward levels and the backward pass), into a
+    temporary store."""
+    from powertwo.boards import load
+    from powertwo.solvers.census import run_census
+
+    board = load("english")
+    start = sorted(v for side in board.start("central").values() for v in side)
+    with tempfile.TemporaryDirectory() as store:
+        run_census(board, start[:6], solvable=True, store=store)
+
+
+WARMERS: dict[str, Callable[[], None]] = {"endgame": _endgame, "jump": _jump, "census": _census}
+"""The run that warms each kernel."""
+
+
+def load(name: str) -> float:
+    """Compile the kernel ``name`` (or load it from numba's cache) into this process and mark it
+    loaded (:func:`powertwo.solvers.kernels.mark_loaded`); the seconds it took."""
+    if name not in WARMERS:
+        raise ValueError(f"unknown kernel {name!r} (known: {', '.join(WARMERS)})")
+    began = time.perf_counter()
+    WARMERS[name]()
+    kernels.mark_loaded(name)
+    return time.perf_counter() - began
+
+
+def warm_all(progress: Progress, names: tuple[str, ...] | None = None) -> dict[str, float]:
+    """Every kernel (or those named) compiled into numba's cache, one progress line each before and
+    after; the seconds each took."""
+    chosen = names or tuple(WARMERS)
+    took = {}
+    for k, name in enumerate(chosen, start=1):
+        progress(f"[{k}/{len(chosen)}] {kernels.KERNELS[name]}: compiling (or loading from numba's cache)")
+        took[name] = load(name)
+        progress(f"[{k}/{len(chosen)}] {kernels.KERNELS[name]}: ready in {took[name]:.1f} s")
+    return took
+
+
+__all__ = ["WARMERS", "load", "warm_all"]
