@@ -316,7 +316,7 @@ def test_analysis_proves_the_end_of_a_game_and_finds_the_thrown_away_win():
     memo: dict = {}
     states = next(s for seed in range(40) for s in [random_game(game, seed)]
                   if any(referee_winner(game, a, memo) == a.to_move != referee_winner(game, b, memo)
-                         for a, b in zip(s[-9:], s[-8:])))  # a random game that threw a win away near its end
+                         for a, b in zip(s[-9:-1], s[-8:], strict=True)))  # a game that threw a win away late
     proofs = line_proofs(game, states, 3.0)  # the last positions take milliseconds, the rest what is left
     assert proofs[-1] is not None and proofs[-1].method == "the game is over"
     for k in range(len(states) - 8, len(states)):
