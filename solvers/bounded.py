@@ -314,6 +314,7 @@ class WorkerPool:
         self.started = False
         self.threads = ThreadPoolExecutor(max_workers=self.size + self.queue, thread_name_prefix="bounded")
         self.recent: list[float] = []  # the run times of the last calls, for the retry hint
+        self.replaced = 0  # workers killed (at a cap, or a cancelled call that did not stop) and replaced
 
     def start(self) -> None:
         """Start the workers (each warms up in its own process; nothing here waits for that)."""
@@ -334,7 +335,7 @@ class WorkerPool:
     def load(self) -> dict[str, int]:
         with self.cond:
             return {"workers": self.size, "queue": self.queue, "running": self.inflight - self._waiting(),
-                    "waiting": self._waiting()}
+                    "waiting": self._waiting(), "replaced": self.replaced}
 
     def _waiting(self) -> int:
         return max(0, self.inflight - self.size)
@@ -385,15 +386,21 @@ class WorkerPool:
             self._give_back(worker)
 
     def _take(self, cancel: threading.Event | None, deadline: float) -> _Worker | None:
+        """An idle worker that has finished its warm-up (a call never waits in the pipe of a worker
+        still warming up, where a cancel could not reach it); a worker that died meanwhile is replaced."""
         with self.cond:
-            while not self.idle:
+            while True:
                 if self.closed or (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
                     return None
-                self.cond.wait(0.05)
-            ready = [w for w in self.idle if w.poll_ready()]
-            worker = ready[0] if ready else self.idle[0]
-            self.idle.remove(worker)
-            return worker
+                for dead in [w for w in self.idle if not w.alive()]:
+                    dead.stop()
+                    self.idle[self.idle.index(dead)] = self._worker()
+                    self.replaced += 1
+                ready = [w for w in self.idle if w.poll_ready()]
+                if ready:
+                    self.idle.remove(ready[0])
+                    return ready[0]
+                self.cond.wait(POLL)
 
     def _give_back(self, worker: _Worker | None) -> None:
         with self.cond:
@@ -405,6 +412,7 @@ class WorkerPool:
                     self.idle.append(worker)
                 else:  # stopped at a cap: a fresh worker takes its place
                     self.idle.append(self._worker())
+                    self.replaced += 1
             self.cond.notify_all()
 
     async def run_async(self, func: Callable[..., Any], *args: Any, time_limit: float,
