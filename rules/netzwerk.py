@@ -148,6 +148,15 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
     )
     notation_help = ("the turn's steps in order, pieces first: 'a1-a3 b1-b2 e21-e22' "
                      "(fields a1..f6, energy points e00..e66); 'pass' for an empty turn")
+    rules_summary = (
+        "Each player has 6 pieces on their home row and 7 energy stones on the points in front of it. "
+        "First move pieces: each at most once, straight forward or sideways any number of fields; a "
+        "move costs one energy point per field, one per own piece jumped and one for a capture (ending "
+        "on an opponent's piece). Each energy stone gives at most one point a turn, to a piece on one of "
+        "the four fields it touches, whoever owns it. Then move energy stones you control (at least as "
+        "many of your pieces around it as the opponent's) along their lines to the next free point, at "
+        "most one per line. You win with half your remaining pieces (rounded up) on the opponent's home "
+        "row, or by capturing every opposing piece.")
 
     # the geometry tables (see TABLES): each a functools.cached_property (set below the class)
     # whose first use builds them all (_build_tables)
