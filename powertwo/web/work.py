@@ -35,15 +35,20 @@ Line's endgame (computer moves, analysis), then Get a Jump On's reverse search (
 checks of its answers)."""
 
 
+WARMER_NICE = 19
+"""How much lower the warmer's priority is than the server's: the lowest, below the workers', so that a
+compile never slows a request."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
     the cap of a check, sequence or click (seconds), the extra a computer move may take past its
     thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether a
     warmer compiles the kernels ahead of the requests (else a worker compiles a kernel on its first
-    use, as the command line does), and how much lower the priority of the workers and the warmer
-    is than the server's (so the event loop answers plain requests first on a busy machine), and the
-    kernels warmed (:data:`WEB_KERNELS`)."""
+    use, as the command line does), how much lower the workers' priority is than the server's (so
+    the event loop answers plain requests first on a busy machine; the warmer's is lower still,
+    :data:`WARMER_NICE`), and the kernels warmed (:data:`WEB_KERNELS`)."""
 
     workers: int | None = None
     queue: int = 4
@@ -235,7 +240,7 @@ class Work:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.warmer = KernelWarmer(limits.kernels, nice=limits.nice) if limits.warm else None
+        self.warmer = KernelWarmer(limits.kernels, nice=WARMER_NICE) if limits.warm else None
         start = WorkerStart(self.warmer.ready, self.warmer.loaded) if self.warmer is not None else None
         self.pool = WorkerPool(workers=limits.workers, queue=limits.queue, memory_mb=limits.memory_mb,
                                warm=start, nice=limits.nice)
