@@ -43,7 +43,7 @@ from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
 from .puzzles import file_check, jump_hint, jump_summary, line_check, reverse_origin, sequence_frames, solitaire_check
 from .requests import checked
-from .work import Limits, Work
+from .work import SETTLED, Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
 """The longest a solver run may take (seconds); a request may ask for less."""
@@ -236,7 +236,7 @@ async def meta(request: Request) -> Response:
     work = work_of(request)
     kernels = work.kernels()
     return JSONResponse(dict(await run_in_threadpool(meta_entries), kernels=kernels,
-                             warming=[k["name"] for k in kernels if k["state"] not in ("ready", "failed")],
+                             warming=[k["name"] for k in kernels if k["state"] not in SETTLED],
                              load=dict(work.pool.load(), starting=work.pool.warming)))
 
 

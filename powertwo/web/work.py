@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 from starlette.requests import Request
 
@@ -29,6 +29,20 @@ from powertwo.solvers.kernels import KERNELS
 from .common import BadRequest, plain
 
 
+KernelState = Literal["waiting", "compiling", "loading", "ready", "failed"]
+"""A compiled kernel's state in the workbench: waiting for the warmer, compiling (or loading from numba's
+cache) in the warmer, in the cache with the workers loading it, loaded by every worker, or failed (the
+plain engines go on serving)."""
+WAITING: KernelState = "waiting"
+COMPILING: KernelState = "compiling"
+LOADING: KernelState = "loading"
+READY: KernelState = "ready"
+FAILED_KERNEL: KernelState = "failed"
+SETTLED: tuple[KernelState, ...] = (READY, FAILED_KERNEL)
+"""The states after which a kernel's state no longer changes."""
+PRELOAD = ["powertwo.web.work", "powertwo.solvers.players.analysis", "powertwo.solvers.warm"]
+"""What the server's fork server imports once, so that a worker (or the warmer) starts without
+importing anything: a fork of it."""
 WEB_KERNELS = ("endgame", "jump")
 """The compiled kernels the workbench's requests use, in the order they are compiled: That's My
 Line's endgame (computer moves, analysis), then Get a Jump On's reverse search (hints, solves,
@@ -107,6 +121,15 @@ class WorkerStart:
                 self.loaded[name].value += 1
 
 
+def start_method() -> str:
+    """How the workbench starts its processes: forks of a fork server that has imported :data:`PRELOAD`
+    (a worker is ready at once, and a replaced one too), or fresh interpreters where there is none."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return "spawn"
+    mp.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    return "forkserver"
+
+
 def compile_kernels(names: tuple[str, ...], ready: Mapping[str, Any], conn: Any, nice: int) -> None:
     """The warmer process: each kernel compiled into numba's cache (or loaded from it), its event set
     and its state sent to the server ("compiling", then "ready" with the seconds or "failed")."""
@@ -115,14 +138,14 @@ def compile_kernels(names: tuple[str, ...], ready: Mapping[str, Any], conn: Any,
     if nice:
         os.nice(nice)
     for name in names:
-        conn.send((name, "compiling", None))
+        conn.send((name, COMPILING, None))
         try:
             seconds = load(name)
         except Exception as exc:  # noqa: BLE001 - told to the page; the plain engines go on serving
-            conn.send((name, "failed", f"{exc.__class__.__name__}: {exc}".splitlines()[0]))
+            conn.send((name, FAILED_KERNEL, f"{exc.__class__.__name__}: {exc}".splitlines()[0]))
             continue
         ready[name].set()
-        conn.send((name, "ready", round(seconds, 1)))
+        conn.send((name, READY, round(seconds, 1)))
 
 
 class KernelWarmer:
@@ -130,13 +153,13 @@ class KernelWarmer:
     what it has done: per kernel "waiting", "compiling", "loading" (in the cache, the workers loading
     it), "ready" (with the compile's seconds) or "failed"."""
 
-    def __init__(self, names: tuple[str, ...] = WEB_KERNELS, nice: int = 10):
-        self.ctx = mp.get_context("spawn")
+    def __init__(self, names: tuple[str, ...] = WEB_KERNELS, nice: int = 10, method: str = "spawn"):
+        self.ctx = mp.get_context(method)
         self.names, self.nice = names, nice
         self.ready = {name: self.ctx.Event() for name in names}
         self.loaded = {name: self.ctx.Value("i", 0) for name in names}
         self.lock = threading.Lock()
-        self.states: dict[str, dict] = {name: {"name": name, "title": KERNELS[name], "state": "waiting"}
+        self.states: dict[str, dict] = {name: {"name": name, "title": KERNELS[name], "state": WAITING}
                                         for name in names}
         self.process: Any = None
 
@@ -159,19 +182,19 @@ class KernelWarmer:
             with self.lock:
                 self.states[name] = {"name": name, "title": KERNELS[name], "state": state,
                                      **({} if detail is None else
-                                        {"seconds": detail} if state == "ready" else {"error": detail})}
+                                        {"seconds": detail} if state == READY else {"error": detail})}
         with self.lock:  # the process ended: a kernel it did not finish will not come
             for entry in self.states.values():
-                if entry["state"] in ("waiting", "compiling"):
-                    entry.update(state="failed", error="the warmer process ended")
+                if entry["state"] not in SETTLED:
+                    entry.update(state=FAILED_KERNEL, error="the warmer process ended")
 
     def status(self, workers: int) -> list[dict]:
         """Each kernel's state, in compile order: "ready" once each of the ``workers`` loaded it."""
         with self.lock:
             out = [dict(self.states[name]) for name in self.names]
         for entry in out:
-            if entry["state"] == "ready" and self.loaded[entry["name"]].value < workers:
-                entry["state"] = "loading"
+            if entry["state"] == READY and self.loaded[entry["name"]].value < workers:
+                entry["state"] = LOADING
         return out
 
     def close(self) -> None:
@@ -240,10 +263,11 @@ class Work:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.warmer = KernelWarmer(limits.kernels, nice=WARMER_NICE) if limits.warm else None
+        method = start_method()
+        self.warmer = KernelWarmer(limits.kernels, nice=WARMER_NICE, method=method) if limits.warm else None
         start = WorkerStart(self.warmer.ready, self.warmer.loaded) if self.warmer is not None else None
         self.pool = WorkerPool(workers=limits.workers, queue=limits.queue, memory_mb=limits.memory_mb,
-                               warm=start, nice=limits.nice)
+                               warm=start, nice=limits.nice, start_method=method)
         self.runs = SolverRun(self)
         self.thinking = Thinking()
 
