@@ -154,7 +154,7 @@ class KernelWarmer:
     it), "ready" (with the compile's seconds) or "failed"."""
 
     def __init__(self, names: tuple[str, ...] = WEB_KERNELS, nice: int = 10, method: str = "spawn"):
-        self.ctx = mp.get_context(method)
+        self.ctx: Any = mp.get_context(method)
         self.names, self.nice = names, nice
         self.ready = {name: self.ctx.Event() for name in names}
         self.loaded = {name: self.ctx.Value("i", 0) for name in names}
