@@ -201,6 +201,7 @@ class KernelWarmer:
         if self.process is not None and self.process.is_alive():
             self.process.kill()
             self.process.join(1.0)
+        self.ready, self.loaded = {}, {}  # their semaphores released now, not left to the resource tracker
 
 
 class Thinking:
@@ -292,6 +293,7 @@ class Work:
     def close(self) -> None:
         self.runs.cancel_any()
         self.pool.close()
+        self.pool.warm = None
         if self.warmer is not None:
             self.warmer.close()
 
