@@ -302,7 +302,7 @@ function showButtons() {
   const playing = games.state && !over() && games.cursor === games.line.length;
   $("game-resign").hidden = !vsComputer || !playing;
   $("game-swap").hidden = !vsComputer || !playing;
-  $("game-computer").disabled = !playing || games.thinking !== null;
+  $("game-computer").disabled = !games.state || over() || games.thinking !== null;
 }
 
 function showFacts(v) {
