@@ -15,8 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from powertwo.solvers import kernels
-
-Progress = Callable[[str], None]
+from powertwo.solvers.registry import Progress
 
 
 def _endgame() -> None:

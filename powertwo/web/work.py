@@ -351,7 +351,9 @@ class SolverRun:
                 return
             if outcome.status == DONE:
                 info.update(state="done", result=outcome.value)
-                info["log"].append(f"finished: status {outcome.value.get('status', '?')}")
+                note = outcome.value.get("note")  # e.g. the plain engine ran while the kernel compiled
+                line = f"finished: status {outcome.value.get('status', '?')}"
+                info["log"].append(line + (f"; {note}" if note else ""))
             else:
                 state = "cancelled" if outcome.message == "cancelled" else "error"
                 info["state"] = state

@@ -80,6 +80,7 @@ export class BoardView {
     this.r = Math.max(6, Math.min(16, near * 0.36));
     this.reach = Math.max(this.r, near / 2);  // a touch target's radius
     this.width = w;
+    this.height = h;
     const defs = el("defs", {}, svg);
     this.markerId = `arrowhead-${svg.id}`;  // one per drawing: a marker inside a hidden view would not render
     this.defs = defs;
@@ -173,8 +174,8 @@ export class BoardView {
   // Where a node's label goes (its top left corner) at font size `size`: the first of eight places
   // around the node, then of eight a little farther out (a point: diagonals first; a grid square:
   // below it first, as on a chequered board) whose box, as wide as the longer of label and id, keeps
-  // clear of every node and of the labels placed before; null when none does (the first place,
-  // `anyway`).
+  // clear of every node and of the labels placed before, inside the drawing; null when none does
+  // (the first place, `anyway`).
   labelPlace(n, placed, size, anyway = false) {
     const [x, y] = this.pos[n.id];
     const r = this.r;
@@ -189,6 +190,7 @@ export class BoardView {
     const apart = ([x0, y0, x1, y1], [u0, v0, u1, v1]) => x1 <= u0 || u1 <= x0 || y1 <= v0 || v1 <= y0;
     const clear = ([x0, y0]) => {
       const box = [x0, y0, x0 + w, y0 + h];
+      if (x0 < 0 || y0 < 0 || box[2] > this.width || box[3] > this.height) return false;  // inside the drawing
       for (const m of this.board.nodes) {
         const [cx, cy] = this.pos[m.id];
         if (m.cell) {
