@@ -92,15 +92,23 @@ class WorkerStart:
     """Run in every worker before its first call, and quick: from now on a search uses a compiled
     kernel only once it is loaded in this worker; a thread of the worker loads the census sets,
     then each kernel as soon as the warmer has it in numba's cache (``ready``: an event per kernel),
-    and counts it in ``loaded`` (a shared counter per kernel)."""
+    and counts it in ``loaded`` (a shared counter per kernel). ``environ`` is the server's environment
+    when the app was made (a fork of the fork server would otherwise have the fork server's)."""
 
     ready: Mapping[str, Any]
     loaded: Mapping[str, Any]
+    environ: Mapping[str, str]
+    loaded_only: bool = True
+    """False: no warmer; a search compiles its kernel on its first use, as the command line does."""
 
     def __call__(self) -> None:
         import powertwo.solvers.players.analysis  # noqa: F401 - imported before the first move: numba, the players
         from powertwo.solvers import kernels
 
+        os.environ.clear()
+        os.environ.update(self.environ)
+        if not self.loaded_only:
+            return
         kernels.use_loaded_only()
         threading.Thread(target=self.load, daemon=True, name="kernel-loader").start()
 
@@ -266,7 +274,8 @@ class Work:
         self.limits = limits
         method = start_method()
         self.warmer = KernelWarmer(limits.kernels, nice=WARMER_NICE, method=method) if limits.warm else None
-        start = WorkerStart(self.warmer.ready, self.warmer.loaded) if self.warmer is not None else None
+        start = WorkerStart(self.warmer.ready, self.warmer.loaded, dict(os.environ)) if self.warmer else \
+            WorkerStart({}, {}, dict(os.environ), loaded_only=False)
         self.pool = WorkerPool(workers=limits.workers, queue=limits.queue, memory_mb=limits.memory_mb,
                                warm=start, nice=limits.nice, start_method=method)
         self.runs = SolverRun(self)
