@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results screenshots test test-fast lint bench serve clean venv
+.PHONY: results proofs screenshots test test-fast lint bench serve clean venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ venv: $(STAMP)
 results: $(STAMP)
 	$(BIN)/powertwo results --out results
 	$(MAKE) screenshots
+
+# That's My Line solved on the three boards, 16 stones and unlimited (about 2 minutes each on one
+# core): the certificates and answers in results/proofs/, which `make results` checks.
+proofs: $(STAMP)
+	$(BIN)/python -m powertwo.solvers.prove.results_step results
 
 # The browser tests, writing their screenshots into results/ (a plain test run writes them to a
 # temporary folder). Skipped, with one line, where Debian's chromium is missing.

@@ -9,7 +9,7 @@ import sys
 from importlib import import_module
 
 # Each benchmark module has ``main()`` that prints a table.
-BENCHMARKS: tuple[str, ...] = ("perft", "line_puzzles", "thats_my_line", "jump", "web", "census")
+BENCHMARKS: tuple[str, ...] = ("perft", "line_puzzles", "thats_my_line", "jump", "web", "census", "prove")
 ON_REQUEST: tuple[str, ...] = ("opponent",)
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from powertwo.solvers.jump import (
 )
 from powertwo.solvers.jump.engine import ReverseSearch
 from powertwo.solvers.jump.kernel import EXHAUSTED, KernelSearch, MoveGenerator
+from powertwo.solvers.jump.kernel.groups import TT_ENTRIES
 from powertwo.solvers.jump.tables import JumpTables, english_board, mask_of, node_at
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,8 +75,9 @@ def _times(ratio: float) -> str:
 
 def _row(name: str, res: dict, seconds: float) -> str:
     best = "-" if res["objective"] is None else str(res["objective"])
+    proof = "-" if not res.get("proof") else f"{res['proof']['kind']} ({res['proof']['engine']})"
     return (f"| {name} | {res['status']} | {best} | {res['bound']} | {res['positions_searched']:,} | "
-            f"{seconds:.2f} | {res.get('proof', '')} |")
+            f"{seconds:.2f} | {proof} |")
 
 
 def speed_case(case: str, budget: int = SPEED_BUDGET) -> tuple[Board, list[int], list[int] | None, int]:
@@ -105,7 +107,7 @@ def kernel_sample(case: str, positions: int, repeat_for: float = 0.0) -> dict:
         runs += 1
         if spent >= repeat_for:
             break
-    return {"positions": ks.nodes, "seconds": spent / runs, "entries": int(ks.stats[1]), "runs": runs}
+    return {"positions": ks.nodes, "seconds": spent / runs, "entries": int(ks.counts[TT_ENTRIES]), "runs": runs}
 
 
 def interpreted_sample(case: str, positions: int) -> dict:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .board import Board, BoardError, format_fraction
 from .jsonfile import loads, read_json
@@ -64,6 +64,36 @@ def shipped_with(fingerprint: str) -> str | None:
     """The name of the shipped board with this :attr:`Board.fingerprint`, if any (the board an answer
     file or record was made for, named when it is checked against another)."""
     return next((name for name in shipped() if load(name).fingerprint == fingerprint), None)
+
+
+RENAMED = "power-of-two"
+"""The shipped name whose board changed: it meant today's ``power-of-two-sketch`` before the
+real board was inferred (RULES.md §1), so files made then name it without being made for it."""
+
+
+def kin(board: Board) -> tuple[Board, ...]:
+    """The other shipped boards of ``board``'s kind: as many nodes and the same named starts (the
+    three Power of Two boards are one kind; Tower of Power's 64 squares are not of it), ``board``
+    itself (by fingerprint) left out."""
+    return tuple(other for other in map(load, shipped())
+                 if other.fingerprint != board.fingerprint and len(other.nodes) == len(board.nodes)
+                 and other.start_names == board.start_names)
+
+
+def valid_elsewhere(board: Board, valid_on: Callable[[Board], bool],
+                    fault: str = "") -> tuple[Board, str] | None:
+    """For a file without a board fingerprint that is not valid on ``board``: the first other
+    shipped board of its kind (:func:`kin`) on which ``valid_on`` holds, and the words that say so
+    (``not valid on power-of-two; valid on power-of-two-sketch (made before the default board
+    changed?)``, with ``fault``, the first fault on ``board``, in brackets after its name when
+    given); ``None`` when there is none. Only the boards of its kind are tried, and only after a
+    failure, so a valid file costs nothing more."""
+    other = next((b for b in kin(board) if valid_on(b)), None)
+    if other is None:
+        return None
+    why = " (made before the default board changed?)" if board.name == RENAMED else ""
+    detail = f" ({fault})" if fault else ""
+    return other, f"not valid on {board.name}{detail}; valid on {other.name}{why}"
 
 
 def from_json(text: str, where: str = "board") -> Board:

@@ -2,7 +2,7 @@
 with as few stones as possible; and its relaxation, the minimum line cover (every line at
 least one stone).
 
-Three plain functions of a :class:`~boards.Board`:
+Three plain functions of a :class:`~powertwo.boards.Board`:
 
 * :func:`cpsat` - the CP-SAT model (``add_exactly_one`` / ``add_bool_or`` per line,
   minimise the stones), optionally with lex-leader symmetry breaking.
@@ -12,7 +12,7 @@ Three plain functions of a :class:`~boards.Board`:
 * :func:`milp` - the same as a 0-1 linear program for ``scipy.optimize.milp`` (the
   benchmark's peer).
 
-SAT optimisation (``solvers.line_puzzles``) is a linear SAT-UNSAT search on the
+SAT optimisation (:mod:`powertwo.solvers.lines.backends`) is a linear SAT-UNSAT search on the
 objective bound with an incremental totalizer, not RC2 MaxSAT: each improvement is one
 more SAT call on the same solver, and the final "no better answer" claim is a single
 UNSAT call on a plain CNF (puzzle clauses plus one cardinality bound, no assumptions,

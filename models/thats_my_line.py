@@ -56,6 +56,14 @@ position is legal and the leader keeps one of each orbit.
 The two encodings share the clauses above (:func:`clauses`); CP-SAT adds the counts as
 linear constraints, the SAT encoding as totalizers whose outputs ``L_j`` mean exactly
 "at least j" (both directions), so comparisons between counts are clauses.
+
+A given result (``score = (L, D)``: the game ends with ``L`` Light and ``D`` Dark stones) is two
+more count constraints on the same model, ``l = L`` and ``d = D`` (CP-SAT: two equalities and no
+objective; SAT: the literals of :meth:`SatModel.score_literals`, ``L_L and not L_{L+1}`` and the
+same for Dark, assumed or added as unit clauses). Since the model's solutions are exactly the final
+positions of legal games, nothing else is needed: the case of (c) follows from the counts
+(``D >= L + 1``: Light passed first; ``L >= D + 2``: Dark did; otherwise nobody passed before the
+end), and so does the winner (on equal counts the game had no pass, so Dark placed last).
 """
 
 from __future__ import annotations
@@ -70,6 +78,9 @@ if TYPE_CHECKING:
 
 Supply = int | None
 """Stones per side; ``None`` for unlimited."""
+
+Score = tuple[int, int]
+"""A game's result: (Light stones, Dark stones) on the board when it ends."""
 
 Lit = tuple[str, bool]
 """A literal of the shared clause list: (variable name, positive?)."""
@@ -233,9 +244,11 @@ class CpModel:
     total: object
 
 
-def cp_sat_model(board: Board, stones: Supply, *, symmetry: bool = True, at_least: int | None = None) -> CpModel:
+def cp_sat_model(board: Board, stones: Supply, *, symmetry: bool = True, at_least: int | None = None,
+                 score: Score | None = None) -> CpModel:
     """CP-SAT: maximise the stones of a legal final position (or, with ``at_least``, only ask
-    for one with at least that many stones: a pure feasibility question, no objective)."""
+    for one with at least that many stones; with ``score``, one with exactly that many Light and
+    Dark stones: pure feasibility questions, no objective)."""
     from ortools.sat.python import cp_model
 
     m = cp_model.CpModel()
@@ -267,10 +280,13 @@ def cp_sat_model(board: Board, stones: Supply, *, symmetry: bool = True, at_leas
         m.add(n_light == stones).only_enforce_if(var("light_spent"))
         m.add(n_dark == stones).only_enforce_if(var("dark_spent"))
     total = n_light + n_dark
-    if at_least is None:
-        m.maximize(total)
-    else:
+    if score is not None:
+        m.add(n_light == score[0])
+        m.add(n_dark == score[1])
+    if at_least is not None:
         m.add(total >= at_least)
+    elif score is None:
+        m.maximize(total)
     return CpModel(m, variables, total)
 
 
@@ -311,6 +327,18 @@ class SatModel:
     at_least: list
     light_at_least: list
     dark_at_least: list
+
+    def score_literals(self, score: Score) -> list[int]:
+        """The literals that say "exactly ``score[0]`` Light and ``score[1]`` Dark stones"
+        (assume them, or add each as a unit clause); :class:`ValueError` for a count that does
+        not fit on the board."""
+        out = []
+        for side, count, want in (("Light", self.light_at_least, score[0]), ("Dark", self.dark_at_least, score[1])):
+            if not 0 <= want <= len(count):
+                raise ValueError(f"{want} {side} stones do not fit on a board of {len(count)} nodes")
+            out += [count[want - 1]] if want else []
+            out += [-count[want]] if want < len(count) else []
+        return out
 
     def value_reader(self, model: Iterable[int]):
         true = {lit for lit in model if lit > 0}

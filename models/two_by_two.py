@@ -2,7 +2,7 @@
 that hold exactly two stones. **Decision** (RULES.md): other lines may hold any number;
 ``strict=True`` requires every line to hold 0 or 2 stones.
 
-Three plain functions of a :class:`~boards.Board`, as in :mod:`powertwo.models.one_by_one`:
+Three plain functions of a :class:`~powertwo.boards.Board`, as in :mod:`powertwo.models.one_by_one`:
 
 * :func:`cpsat` - ``y[k]`` "line k holds exactly two" with ``sum == 2`` enforced only if
   ``y[k]`` (strict: ``sum == 2 * y[k]``), at most ``stones`` stones, maximise ``sum(y)``.

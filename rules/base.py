@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with
+from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with, valid_elsewhere
 from powertwo.boards.jsonfile import loads as json_loads, short_value, validated
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model, model_validator
 
@@ -126,6 +126,11 @@ class Option:
     parse: Callable[[Any], Any] | None = None
     """Reads a given value into the option's value (``"5"`` -> 5); raises :class:`ValueError`
     with the reason (``must be a whole number >= 0, not -1``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the workbench offers it: name, default, help and choices (``None``: free text)."""
+        return {"name": self.name, "default": self.default, "help": self.help,
+                "choices": None if self.choices is None else list(self.choices)}
 
     @property
     def is_flag(self) -> bool:
@@ -450,6 +455,9 @@ _CLICK_TOKEN = re.compile(r"[A-Za-z]*[0-9]+")
 """A node in move notation (``42``, ``b4``, ``e21``): the default click sequence of a move."""
 
 REGISTRY: dict[str, type[Game]] = {}
+"""Every game by name. Complete whenever this module can be used: Python runs the package's
+``__init__`` (which imports every game module, each registering its game) before any of its
+modules, so the look-ups below import nothing (an import here would close a circle)."""
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -459,20 +467,14 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def game_names() -> tuple[str, ...]:
-    _import_all()
     return tuple(REGISTRY)
 
 
 def get_game(name: str, board: Board | None = None, **options: Any) -> Game:
     """The game called ``name`` with its options; :class:`RecordError` if unknown."""
-    _import_all()
     if name not in REGISTRY:
         raise RecordError(f"unknown game {name!r} (known: {', '.join(REGISTRY)})")
     return REGISTRY[name](board, **options)
-
-
-def _import_all() -> None:
-    import powertwo.rules  # noqa: F401  (importing the package registers every game module)
 
 
 # ---------------------------------------------------------------- game records
@@ -534,9 +536,8 @@ def position_model(game: "Game") -> type[BaseModel]:
 _POSITION_MODELS: dict[type, type[BaseModel]] = {}
 
 
-def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
-    """Read a record object: ``{"game", "board"?, "board_fingerprint"?, "options"?, "start"? |
-    "position"?, "moves": [...]}`` (see :func:`record_board` for the fingerprint)."""
+def record_object(data: Any, where: str = "record") -> dict:
+    """A record given as a JSON object, or as its text (``str`` or UTF-8 ``bytes``), as a dict."""
     if isinstance(data, (str, bytes)):
         try:
             text = data.decode("utf-8") if isinstance(data, bytes) else data
@@ -545,6 +546,13 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
         data = json_loads(text, where, RecordError)
     if not isinstance(data, dict):
         raise RecordError(f"{where}: a game record must be a JSON object")
+    return data
+
+
+def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
+    """Read a record object: ``{"game", "board"?, "board_fingerprint"?, "options"?, "start"? |
+    "position"?, "moves": [...]}`` (see :func:`record_board` for the fingerprint)."""
+    data = record_object(data, where)
     if "game" not in data:
         raise RecordError(f"{where}: missing field 'game'")
     if not isinstance(data["game"], str):
@@ -605,9 +613,38 @@ def validate_record(data: Any, where: str = "record") -> RecordResult:
     """Replay a record; stop at the first bad move with an error naming it.
 
     Raises :class:`RecordError` for a malformed record, :class:`InvalidMoveError`
-    or :class:`IllegalMoveError` (with move number and player) for the first bad move.
+    or :class:`IllegalMoveError` (with move number and player) for the first bad move. A record
+    without ``board_fingerprint`` that is illegal on its board but legal on another shipped board
+    of that kind (:func:`powertwo.boards.valid_elsewhere`) raises one :class:`RecordError` naming
+    that board instead, with the first bad move on its own board (a short record may well be legal
+    on another board by chance): ``game.json: not valid on power-of-two (move 1 (Light) 42-31 +28:
+    ...); valid on power-of-two-sketch (made before the default board changed?): name it in the
+    record's field 'board'``.
     """
+    data = record_object(data, where)
     game, state, texts = parse_record(data, where)
+    try:
+        return replay(game, state, texts)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        if data.get("board_fingerprint") is None:
+            found = valid_elsewhere(game.board, lambda other: valid_record(dict(data, board=other.name), where),
+                                    str(exc))
+            if found is not None:
+                raise RecordError(f"{where}: {found[1]}: name it in the record's field 'board'") from None
+        raise
+
+
+def valid_record(data: Any, where: str) -> bool:
+    """Whether a record replays without an error."""
+    try:
+        replay(*parse_record(data, where))
+    except RulesError:
+        return False
+    return True
+
+
+def replay(game: Game, state: Any, texts: list) -> RecordResult:
+    """The record's moves played from ``state``; the first bad move raises, naming it."""
     states = [state]
     moves = []
     for text in texts:

@@ -19,6 +19,13 @@ Bewegung übrig hat"); with the option ``count_win`` the game ends there and the
 player with more free nodes wins (equal counts: the game goes on), without it the
 report is an adjudication aid and the game goes on (RULES.md §3).
 
+**Decision:** David chooses his throw distance, 1 or 2. With the option ``sling`` (RULES.md §3, the
+seed's letter: "dass David lediglich die Richtung des Steinwurfs bestimmen kann") David picks only
+the direction: the stone flies 2 nodes when that node is free and the node between is free, else 1
+(a direction whose next node is occupied gives no throw; at the end of a line it flies 1). The
+notation stays ``FROM-TO*THROWN``: the landing node names the direction, and a landing node the
+sling does not give is refused with the node it does give. Goliath's throw is the same either way.
+
 Notation (labels or ids): ``a13-e13*c11`` (move a13-e13, throw to c11); ``a13-e13*c11^e9``
 (the stone on e9 picked up and thrown to c11); ``a13-e13`` when no throw is possible.
 """
@@ -104,6 +111,10 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         Option("count_win", False,
                "end the game when the candidates are separated: more free nodes to move in wins (equal: play on)",
                choices=(False, True)),
+        Option("sling", False,
+               "David picks only the direction of his throw: the stone flies 2 nodes when that node and the one "
+               "between are free, else 1",
+               choices=(False, True)),
     )
     notation_help = ("FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. a13-e13*c11 or a13-e13*c11^e9 "
                      "(labels or ids)")
@@ -148,16 +159,30 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
                 if steps >= low:
                     yield v
 
+    def slung(self, occupied: frozenset[NodeId], frm: NodeId) -> Iterator[NodeId]:
+        """Where David's sling lands a stone thrown from ``frm`` (option ``sling``), one node per
+        direction: 2 nodes on when that node and the one between are free, else 1; none when the
+        next node is occupied."""
+        for ray in self.board.rays[frm]:
+            if ray[0] in occupied:
+                continue
+            yield ray[1] if len(ray) > 1 and ray[1] not in occupied else ray[0]
+
+    def landings(self, occupied: frozenset[NodeId], frm: NodeId, player: Player) -> Iterator[NodeId]:
+        """The nodes a stone thrown by ``player`` from ``frm`` may land on."""
+        if player == DAVID and self.options["sling"]:
+            return self.slung(occupied, frm)
+        return self.reach(occupied, frm, *THROW_RANGE[player])
+
     def throws(self, state: DavidGoliathState, frm: NodeId, to: NodeId) -> list[tuple[NodeId, NodeId | None]]:
         """Every (landing node, picked-up node) after the candidate moved ``frm -> to``."""
         me = state.to_move
         after = (state.occupied - {frm}) | {to}
-        low, high = THROW_RANGE[me]
         if state.reserve(me) > 0:
-            return [(t, None) for t in self.reach(after, to, low, high)]
+            return [(t, None) for t in self.landings(after, to, me)]
         out: list[tuple[NodeId, NodeId | None]] = []
         for p in sorted((state.light_thrown | state.dark_thrown) - self.border):
-            out.extend((t, p) for t in self.reach(after - {p}, to, low, high))
+            out.extend((t, p) for t in self.landings(after - {p}, to, me))
         return out
 
     def pseudo_legal_moves(self, state: DavidGoliathState) -> Iterator[Hurl]:
@@ -205,7 +230,19 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
             if move.pickup in self.border:
                 return f"the stone on {lab(move.pickup)} stands on a border line and cannot be reused"
             after = (state.occupied - {move.frm} - {move.pickup}) | {move.to}
-        return self._path_fault(after, move.to, move.throw, THROW_RANGE[me], f"{who}'s throw reaches", "landing node")
+        fault = self._path_fault(after, move.to, move.throw, THROW_RANGE[me], f"{who}'s throw reaches", "landing node")
+        if fault is None and me == DAVID and self.options["sling"]:
+            return self._sling_fault(after, move.to, move.throw)
+        return fault
+
+    def _sling_fault(self, occupied: frozenset[NodeId], frm: NodeId, throw: NodeId) -> str | None:
+        """Why a throw ``frm -> throw`` that David could choose is not where the sling lands it."""
+        lab = self.board.label
+        ray = next(r for r in self.board.rays[frm] if throw in r)
+        if throw == ray[0] and len(ray) > 1 and ray[1] not in occupied:
+            return (f"with the sling David picks only the direction: the stone thrown toward {lab(throw)} flies "
+                    f"2 nodes, to {lab(ray[1])} (option sling)")
+        return None
 
     def _path_fault(self, occupied, frm: NodeId, to: NodeId, span: tuple[int, int | None], what: str,
                     end: str) -> str | None:

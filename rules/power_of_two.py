@@ -25,8 +25,12 @@ slide or their set of placed nodes differ, so placements are enumerated as sets.
 Notation: ``e9-d7 +c6`` (labels or ids; placements in any order, written sorted by id).
 Start positions: ``standard``, ``corners`` (from the board file) and ``custom``,
 given as ``custom:a13,m13,c8,k8/a1,m1,c6,k6`` (Light / Dark) or
-``start("custom", light=..., dark=...)``; custom starts obey the spacing rule
-(two start stones on a common line have at least 2 nodes between them).
+``start("custom", light=..., dark=...)``. A custom start obeys the spacing rule of RULES.md §1
+(revised): two start stones on a common line are at least 2 steps apart on it, never adjacent, so
+the standard start typed as custom (``custom:a13,m13,e9,i9/a1,m1,e5,i5``: e5-g5-i5 has one node
+between) is accepted. **Decision** (the rule says "4 stones each"; the publisher's and the server's
+short start has 2): a custom start gives each side the same number of stones, 1 to 4, so the
+``corners`` start typed as custom (``custom:a13,m13/a1,m1``) is accepted too.
 """
 
 from __future__ import annotations
@@ -47,9 +51,9 @@ LIGHT, DARK = 0, 1
 STONES = 16
 """Stones per player."""
 CUSTOM_STONES = 4
-"""Stones per player in a custom start."""
+"""The most stones per player in a custom start (both sides give the same number, 1 to 4)."""
 SPACING = 2
-"""A custom start needs at least this many nodes between two start stones on a common line."""
+"""Two start stones on a common line of a custom start are at least this many steps apart on it."""
 
 
 # ---------------------------------------------------------------- state and moves
@@ -148,12 +152,14 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
     def _custom_text(self, text: str) -> dict[str, list[str]]:
         body = text[len("custom"):]
         if not body.startswith(":") or body.count("/") != 1:
-            raise RecordError(f"start {text!r}: write a custom start as custom:L,L,L,L/D,D,D,D (labels or ids)")
+            raise RecordError(f"start {text!r}: write a custom start as custom:L,L,L,L/D,D,D,D "
+                              "(1 to 4 stones each, the same number; labels or ids)")
         light, dark = body[1:].split("/")
         return {"light": [t for t in light.split(",") if t.strip()], "dark": [t for t in dark.split(",") if t.strip()]}
 
     def custom_start(self, light: Iterable, dark: Iterable) -> PowerOfTwoState:
-        """A custom start: 4 stones each, any two on a common line at least 2 nodes apart."""
+        """A custom start: the same number of stones each, 1 to 4, any two on a common line at least
+        2 steps apart (never adjacent)."""
         sides = []
         for side, raw in (("Light", light), ("Dark", dark)):
             nodes = []
@@ -162,9 +168,13 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
                     nodes.append(self.board.node(v))
                 except BoardError as exc:
                     raise RecordError(f"custom start: {side}: {exc}") from None
-            if len(nodes) != CUSTOM_STONES:
-                raise RecordError(f"custom start: {side} needs {CUSTOM_STONES} stones, not {len(nodes)}")
+            if not 1 <= len(nodes) <= CUSTOM_STONES:
+                raise RecordError(f"custom start: {side} has {stones(len(nodes))}; give each side 1 to "
+                                  f"{CUSTOM_STONES}, the same number")
             sides.append(nodes)
+        if len(sides[0]) != len(sides[1]):
+            raise RecordError(f"custom start: Light has {stones(len(sides[0]))} and Dark {len(sides[1])}; "
+                              f"give each side the same number (1 to {CUSTOM_STONES})")
         every = sides[0] + sides[1]
         for v in every:
             if every.count(v) > 1:
@@ -175,16 +185,15 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         return PowerOfTwoState(frozenset(sides[0]), frozenset(sides[1]))
 
     def spacing_fault(self, nodes: Iterable[NodeId]) -> str | None:
-        """Why a set of start stones breaks the spacing rule (naming the pair), or ``None``."""
+        """Why a set of start stones breaks the spacing rule (naming the pair and the line), or ``None``."""
         nodes = set(nodes)
         for line in self.board.lines:
             on = [i for i, v in enumerate(line) if v in nodes]
             for i, j in zip(on, on[1:], strict=False):
-                if j - i - 1 < SPACING:
+                if j - i < SPACING:
                     a, b = self.board.label(line[i]), self.board.label(line[j])
-                    between = j - i - 1
-                    return (f"start stones {a} and {b} lie on line {self.board.line_text(line)} with "
-                            f"{between} node{'s' if between != 1 else ''} between them (at least {SPACING} needed)")
+                    return (f"start stones {a} and {b} are adjacent on line {self.board.line_text(line)} "
+                            f"(start stones on a common line must be at least {SPACING} steps apart)")
         return None
 
     # ------------------------------------------------------------ the fast generator
@@ -325,7 +334,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
             aged.discard(move.frm)
             aged.add(move.to)
         after = state.occupied - {move.frm} | {move.to}
-        ends = self.served(after, move, self.doorways(after, move.to))
+        ends = self.served(move, self.doorways(after, move.to))
         mine |= move.placed
         if ends:
             for v in [move.to] + [e for e in ends if e in mine]:
@@ -337,7 +346,7 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
         light, dark = (frozenset(mine), state.dark) if me == LIGHT else (state.light, frozenset(mine))
         return PowerOfTwoState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
 
-    def served(self, after: frozenset[NodeId], move: Turn, ends: list[NodeId]) -> list[NodeId]:
+    def served(self, move: Turn, ends: list[NodeId]) -> list[NodeId]:
         """The ends of the doorways whose stones age this turn: those that received a stone, i.e. a
         placed stone completes the triangle ``to``-end-placed (seed, Aktion 4: "die zum o.g. Dreieck
         ergänzt wurden ... nach Einsetzen des neuen Steins"); with the option ``age_unserved`` every
@@ -477,3 +486,8 @@ def match_all(options: list[tuple[NodeId, ...]]) -> dict[int, NodeId] | None:
 
 PowerState = PowerOfTwoState
 """The earlier name of :class:`PowerOfTwoState`, kept for code written against it."""
+
+
+def stones(count: int) -> str:
+    """``1 stone``, ``3 stones``."""
+    return f"{count} stone{'s' if count != 1 else ''}"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from powertwo.boards import Board, BoardError, load as load_board, shipped_with
+from powertwo.boards import Board, BoardError, load as load_board, shipped_with, valid_elsewhere
 from powertwo.boards.jsonfile import read_json
 
 from .fields import SolutionError, board_fields, node_ids, node_list, require
@@ -76,7 +76,7 @@ CHECK_REQUESTS = ("check", "jump")
 STEP_UNITS = ("stones", "moves", "jumps")
 SENSES = ("min", "max", "")
 """Better when smaller, better when larger, or no objective to better (a goal reached or not)."""
-OPTION_KINDS = ("choice", "int", "float", "bool")
+OPTION_KINDS = ("choice", "int", "float", "bool", "text")
 
 
 class PageError(ValueError):
@@ -150,7 +150,8 @@ class Steps:
 class SolveOption:
     """A solve option as the page offers it: ``name`` is the solve keyword; ``kind`` ``"choice"``
     (one of ``choices``), ``"int"`` or ``"float"`` (from ``minimum`` to ``maximum``, in ``unit``;
-    ``words`` are texts taken instead of a number, such as ``"unlimited"``) or ``"bool"``."""
+    ``words`` are texts taken instead of a number, such as ``"unlimited"``), ``"bool"`` or ``"text"``
+    (a line the solver reads itself, such as a score ``19:16``; empty: the option is not given)."""
 
     name: str
     label: str
@@ -216,7 +217,8 @@ class Puzzle:
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
     ``options`` names the solve options the puzzle accepts (for the CLI); ``page`` describes it
-    for the workbench (:class:`PuzzlePage`).
+    for the workbench (:class:`PuzzlePage`); ``record(data) -> dict``, for a puzzle whose answer is
+    a whole game, is the game record an answer file holds (``powertwo validate`` replays it).
     """
 
     name: str
@@ -230,6 +232,7 @@ class Puzzle:
     draw_options: tuple[str, ...] = ("names",)
     reads_files: bool = False
     page: PuzzlePage | None = None
+    record: Callable[[Mapping], dict] | None = None
 
 
 PUZZLES: dict[str, Puzzle] = {}
@@ -317,9 +320,25 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
     return board
 
 
+def answer_record(data: Mapping, where: str) -> dict:
+    """The game record an answer file holds (its puzzle's ``record``), or a :class:`SolutionError`
+    saying that this puzzle's answers are not games."""
+    puzzle = get_puzzle(str(data.get("puzzle")))
+    if puzzle.record is None:
+        raise SolutionError(f"{where}: a {puzzle.name} answer is not a game record (powertwo check checks it)")
+    return puzzle.record(data)
+
+
 def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     """Check a solution file: read it safely, load the board it was made for (or ``board``, see
-    :func:`solution_board`), and let its puzzle's checker verify (or refuse) every field."""
+    :func:`solution_board`), and let its puzzle's checker verify (or refuse) every field.
+
+    A file without ``board_fingerprint`` that is not valid on the board it names (or the default),
+    checked without ``board``, is tried on the other shipped boards of that kind
+    (:func:`powertwo.boards.valid_elsewhere`); valid on one, it is refused in one line naming it
+    (``f.json: not valid on power-of-two; valid on power-of-two-sketch (made before the default
+    board changed?): pass --board power-of-two-sketch``), since a file made before the default
+    board changed names ``power-of-two`` and means the sketch."""
     path = Path(path)
     data = read_json_file(path)
     if not isinstance(data, dict) or "puzzle" not in data:
@@ -327,8 +346,31 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     if not isinstance(data["puzzle"], str):
         raise SolutionError(f"{path}: field 'puzzle' must be a string")
     puzzle = get_puzzle(data["puzzle"])
-    board = solution_board(data, str(path), board)
-    check_answer_shape(data, str(path), board)
-    if puzzle.reads_files:
-        return puzzle.check(data, board, base=path.parent)  # type: ignore[call-arg]
-    return puzzle.check(data, board)
+    judged = solution_board(data, str(path), board)
+
+    def check_on(on: Board) -> CheckReport:
+        check_answer_shape(data, str(path), on)
+        if puzzle.reads_files:
+            return puzzle.check(data, on, base=path.parent)  # type: ignore[call-arg]
+        return puzzle.check(data, on)
+
+    def valid_on(on: Board) -> bool:
+        try:
+            return check_on(on).valid
+        except SolutionError:
+            return False
+
+    def refuse_if_valid_elsewhere() -> None:
+        if board is None and data.get("board_fingerprint") is None:
+            found = valid_elsewhere(judged, valid_on)
+            if found is not None:
+                raise SolutionError(f"{path}: {found[1]}: pass --board {found[0].name}")
+
+    try:
+        report = check_on(judged)
+    except SolutionError:
+        refuse_if_valid_elsewhere()
+        raise
+    if not report.valid:
+        refuse_if_valid_elsewhere()
+    return report

@@ -26,6 +26,8 @@ INFERENCE = "board-inference"
 """The step that infers the default board's lines (:mod:`powertwo.solvers.inference`)."""
 CENSUS = "census"
 """The step that counts the English central game's whole tree (:mod:`powertwo.solvers.census.results`)."""
+PROVE = "prove"
+"""The step that checks That's My Line's committed proofs (:mod:`powertwo.solvers.prove.results_step`)."""
 
 
 def draw_boards(out: Path, progress: Progress) -> list[str]:
@@ -71,6 +73,13 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
 
         progress(f"step: {CENSUS}")
         rows.extend(census_results.results(out, progress))
+    sections: list[str] = []
+    if not only or PROVE in only:
+        from .prove import results_step as prove_results
+
+        progress(f"step: {PROVE}")
+        proof_rows, sections = prove_results.results(out, progress)
+        rows.extend(proof_rows)
     extra: dict[str, list[ResultRow]] = {}
     if not only:
         for board_name in EXTRA_BOARDS:  # every puzzle on the other boards too
@@ -78,14 +87,14 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
             extra[board_name] = run_board(out, board_name, progress)
         every = rows + [r for board_rows in extra.values() for r in board_rows]
         seconds = time.perf_counter() - started
-        (out / "README.md").write_text(_readme(rows, board_files, seconds, extra), encoding="utf-8")
+        (out / "README.md").write_text(_readme(rows, board_files, seconds, extra, sections), encoding="utf-8")
         (out / TIMINGS).write_text(json.dumps(_timings(every, seconds), indent=1) + "\n", encoding="utf-8")
     else:
-        update_readme(out, rows)
+        update_readme(out, rows, sections)
     return rows + [r for board_rows in extra.values() for r in board_rows]
 
 
-def update_readme(out: Path, rows: list[ResultRow]) -> bool:
+def update_readme(out: Path, rows: list[ResultRow], sections: list[str] | None = None) -> bool:
     """After a partial run (``only``): its rows take the place of the same puzzles' rows in the main
     table of an existing ``out/README.md`` and its timings go into ``timings.json`` (the other rows
     and timings stay as the last full run wrote them). False when there is no README to update."""
@@ -100,12 +109,25 @@ def update_readme(out: Path, rows: list[ResultRow]) -> bool:
     at = old[0] if old else end
     kept = [line for k, line in enumerate(lines[head:end], head) if k not in old]
     lines[head:end] = kept[:at - head] + [_row(r) for r in rows] + kept[at - head:]
+    if sections:
+        lines = _replace_section(lines, sections)
     readme.write_text("\n".join(lines), encoding="utf-8")
     path = out / TIMINGS
     timings = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     timings.update({k: v for k, v in _timings(rows, 0.0).items() if k != "whole job"})
     path.write_text(json.dumps(timings, indent=1) + "\n", encoding="utf-8")
     return True
+
+
+def _replace_section(lines: list[str], section: list[str]) -> list[str]:
+    """``lines`` with the section headed like ``section`` replaced (up to the next heading), or the
+    section put before the boards' list."""
+    if section[0] in lines:
+        start = lines.index(section[0])
+        end = next((k for k in range(start + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+        return lines[:start] + section + lines[end:]
+    at = lines.index("## Boards") if "## Boards" in lines else len(lines)
+    return lines[:at] + section + lines[at:]
 
 
 def _timings(rows: list[ResultRow], seconds: float) -> dict:
@@ -145,7 +167,7 @@ def _row(r: ResultRow) -> str:
 
 
 def _readme(rows: list[ResultRow], board_files: list[str], seconds: float,
-            extra: dict[str, list[ResultRow]] | None = None) -> str:
+            extra: dict[str, list[ResultRow]] | None = None, sections: list[str] | None = None) -> str:
     lines = [
         "# Results",
         "",
@@ -162,6 +184,8 @@ def _readme(rows: list[ResultRow], board_files: list[str], seconds: float,
         lines += [_row(r) for r in board_rows]
     if extra:
         lines += [""] + _side_by_side(rows, extra)
+    if sections:
+        lines += [""] + sections
     lines += ["", "## Boards", ""]
     lines += [f"- [{Path(f).name}]({f})" for f in board_files if f.endswith(".svg")]
     lines += ["", f"Whole job: {seconds:.1f} s.", ""]

@@ -3,20 +3,19 @@
 Every nested object (a jump step, a reverse move, a backend's run, a certificate, a call of
 That's My Line's solver) is closed: an unknown field is refused with its path
 (``steps[0].jumped``). Run facts are held to what a run can produce: ``seconds`` finite and at
-least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a ``proof`` in the words a
-search writes, That's My Line's ``stones`` at most the board's nodes. A top-level field the
+least 0, ``workers`` at least 1, ``positions_searched`` at least 0, a jump ``proof`` an object
+``{kind, bound, engine}``, That's My Line's ``stones`` at most the board's nodes. A top-level field the
 puzzle does not know is refused by its checker, which keeps that list.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationInfo, field_validator
 
 from powertwo.boards import Board
-from powertwo.boards.jsonfile import schema_fault, validated
+from powertwo.boards.jsonfile import schema_fault
 
 from .fields import SolutionError
 
@@ -26,8 +25,6 @@ _OPEN = ConfigDict(extra="allow", strict=True)
 Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Node = Annotated[StrictInt | StrictStr, Field()]
 Count = Annotated[StrictInt, Field(ge=0)]
-PROOF_WORDS = re.compile(r"^(exhausted search|no finish within \d+ moves?)|position class|pagoda|Merson|no node|census")
-"""What a jump search writes as its proof of a bound (or nothing)."""
 
 
 class RunFacts(BaseModel):
@@ -60,16 +57,31 @@ class ReverseMove(BaseModel):
     jumps: list[Node]
 
 
+FREE_TEXT_PROOF = ("is free text (an answer file of an earlier version), which nothing can check: solve the "
+                   "position again for a proof {kind, bound, engine}")
+"""Why a jump answer's free-text ``proof`` is refused (by this shape and by the jump checker)."""
+
+
+class JumpProof(BaseModel):
+    """A reverse answer's proof of its bound: its kind and engine are judged by the jump checker
+    (:mod:`powertwo.solvers.jump.proof` lists them)."""
+
+    model_config = _CLOSED
+    kind: StrictStr
+    bound: Count
+    engine: StrictStr
+
+
 class ReverseAnswer(RunFacts):
     moves: list[ReverseMove] = Field(default=[], max_length=10_000)
-    proof: StrictStr | None = None
+    proof: JumpProof | None = None
     chain_steps: Count | None = None
 
-    @field_validator("proof")
+    @field_validator("proof", mode="before")
     @classmethod
-    def _proof_words(cls, value: str | None) -> str | None:
-        if value and not PROOF_WORDS.search(value):
-            raise ValueError("is not a proof a search writes (the checker proves bounds itself)")
+    def _no_free_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            raise ValueError(FREE_TEXT_PROOF)
         return value
 
 
@@ -96,6 +108,10 @@ class Certificate(BaseModel):
 
 class LineAnswer(RunFacts):
     certificate: Certificate | None = None
+    # each backend's run (``powertwo.solvers.lines.BACKENDS``): a closed object, never null (a run left
+    # out reads as an empty one: this model only checks the file's shape)
+    cp_sat: BackendRun = Field(default_factory=BackendRun, alias="cp-sat")
+    sat: BackendRun = Field(default_factory=BackendRun)
 
 
 class SolverCall(BaseModel):
@@ -153,9 +169,4 @@ def check_answer_shape(data: Mapping[str, Any], where: str, board: Board | None 
         model.model_validate(data, context=context)
     except ValidationError as exc:
         raise SolutionError(schema_fault(exc, where)) from None
-    if data.get("puzzle") in ("one-by-one", "line-cover", "two-by-two"):
-        from powertwo.solvers.lines import checker as lines
-
-        for backend in set(lines.BACKENDS) & set(data):  # each backend's run, a closed object
-            validated(BackendRun, data[backend], where, SolutionError, prefix=backend)
 

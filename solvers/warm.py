@@ -12,8 +12,6 @@ import tempfile
 import time
 from collections.abc import Callable
 
-import numpy as np
-
 from powertwo.solvers import kernels
 from powertwo.solvers.registry import Progress
 
@@ -32,7 +30,7 @@ def _jump() -> None:
     from powertwo.boards import load
     from powertwo.solvers.jump import KernelSearch
     from powertwo.solvers.jump.kernel.hashing import _rehash_dead, _rehash_tt
-    from powertwo.solvers.jump.puzzle import load_kernel
+    from powertwo.solvers.jump.backends import load_kernel
     from powertwo.solvers.jump.tables import PERIMETER_STONES
 
     board = load("power-of-two")
@@ -40,9 +38,9 @@ def _jump() -> None:
     position = list(board.nodes)[: PERIMETER_STONES + 1]
     search = KernelSearch(board, position, targets=position[:1], pagodas=False, perimeter=64, memory_mb=1)
     search.distance(position)
-    small = np.zeros(4, dtype=np.uint64)
-    _rehash_tt(small, small.copy(), small.copy(), small.copy(), search.stats)
-    _rehash_dead(small, small.copy(), search.stats)
+    tk, td = search._new_tt(4)      # the tables' own layouts (a key and its entry side by side)
+    _rehash_tt(tk, td, *search._new_tt(8), search.counts)
+    _rehash_dead(search._new_dead(4), search._new_dead(8), search.counts)
 
 
 def _census() -> None:

@@ -50,7 +50,8 @@ def test_moves_from_a_position_file(record):
 @pytest.mark.parametrize("game_name, depth, start, options, count", [
     # the references of tests/perft_power_of_two_boards.txt, on the default board
     ("power-of-two", 2, "standard", {}, 11834), ("power-of-two", 2, "corners", {}, 2388),
-    ("david-goliath", 2, "standard", {}, 36584), ("thats-my-line", 2, "empty", {"stones": "1"}, 3072),
+    ("david-goliath", 2, "standard", {}, 36584), ("david-goliath", 2, "standard", {"sling": "true"}, 20024),
+    ("thats-my-line", 2, "empty", {"stones": "1"}, 3072),
     ("thats-my-line", 3, "empty", {"stones": "1"}, 0),  # both supplies used up
 ])
 def test_perft_prints_the_count(game_name, depth, start, options, count):
@@ -96,6 +97,45 @@ def test_rule_flags_set_yes_no_options(record):
     assert res.exit_code == 2 and "game power-of-two: unknown option 'count_win'" in res.stderr
 
 
+def test_sling_flag_and_record_option(record):
+    # RULES.md §3 option sling: the flag of moves/perft/play and a record's "options" come from one declaration
+    assert run("perft", "david-goliath", "2", "--sling").stdout.strip() == "20024"
+    res = run("moves", "david-goliath", "--sling")
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 141 and "a13-a9*a7" not in res.stdout.split()
+    path = record({"game": "david-goliath", "options": {"sling": True}, "moves": ["a13-a9*a5", "m1-i1*g1", "a9-a7*a9"]})
+    res = run("validate", "david-goliath", path)
+    assert res.exit_code == 1 and res.stdout == (
+        "move 3 (Light/David) a9-a7*a9: with the sling David picks only the direction: the stone thrown toward a9 "
+        "flies 2 nodes, to a13 (option sling)\n")
+    res = run("perft", "power-of-two", "1", "--sling")
+    assert res.exit_code == 2 and "game power-of-two: unknown option 'sling'" in res.stderr
+
+
+def test_an_old_record_names_the_board_it_is_legal_on(record):
+    # a record made on the sketch board (by ids) before the default changed, without a fingerprint:
+    # illegal on power-of-two, legal on power-of-two-sketch; one line naming it, exit 2
+    path = record({"game": "power-of-two", "moves": ["42-31 +28", "1-2"]})
+    expected = (f"powertwo: {path}: not valid on power-of-two (move 1 (Light) 42-31 +28 (e9-d7 +h6): placement h6 "
+                "is not a third corner of any doorway of d7); valid on power-of-two-sketch (made before the "
+                "default board changed?): name it in the record's field 'board'\n")
+    for args in (("validate", "power-of-two", path), ("check", path)):
+        res = run(*args)
+        assert (res.exit_code, res.stdout, res.stderr) == (2, "", expected), args
+    named = record({"game": "power-of-two", "board": "power-of-two-sketch", "moves": ["42-31 +28", "1-2"]},
+                   "named.json")
+    assert run("check", named).exit_code == 0
+    # a record that names the sketch but was played on the real board is told the other way round
+    real = record({"game": "power-of-two", "board": "power-of-two-sketch", "moves": ["e9-d7 +c6"]}, "real.json")
+    res = run("check", real)
+    assert (res.exit_code, res.stderr) == (2, f"powertwo: {real}: not valid on power-of-two-sketch (move 1 (Light) "
+                                              "e9-d7 +c6: unknown node 'e9'); valid on power-of-two: name it in "
+                                              "the record's field 'board'\n")
+    # illegal on every board of its kind: the first illegal move, exit 1
+    bad = record({"game": "power-of-two", "moves": ["a1-a1"]}, "bad.json")
+    res = run("check", bad)
+    assert res.exit_code == 1 and res.stdout.startswith("move 1 (Light) a1-a1: ")
+
+
 def test_start_may_name_a_position_file(record):
     # RULES.md §6 "a start file": the CLI reads it (the rules layer reads no files)
     path = record({"game": "epaminondas", "white": ["a1"], "black": ["n12"], "to_move": "white"}, "p.json")
@@ -103,6 +143,23 @@ def test_start_may_name_a_position_file(record):
     assert res.exit_code == 0 and res.stdout.strip() == "3"
     res = run("perft", "epaminondas", "1", "--start", "nowhere")
     assert res.exit_code == 2 and "board epaminondas has no start position 'nowhere'" in res.stderr
+
+
+def test_custom_start_on_the_command_line(record):
+    # RULES.md §1 (revised): the standard and corners starts typed as custom are accepted; an
+    # adjacent pair is one line naming both stones and their line, exit 2
+    res = run("moves", "power-of-two", "--start", "custom:a13,m13,e9,i9/a1,m1,e5,i5")
+    assert res.exit_code == 0 and res.stdout == run("moves", "power-of-two").stdout
+    res = run("perft", "power-of-two", "2", "--start", "custom:a13,m13/a1,m1")
+    assert res.exit_code == 0 and res.stdout.strip() == "2388"
+    res = run("moves", "power-of-two", "--start", "custom:a13,m13,e9,i9/a1,m1,e5,g5")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr == ("powertwo: custom start: start stones e5 and g5 are adjacent on line a5-c5-e5-g5-i5-k5-m5 "
+                          "(start stones on a common line must be at least 2 steps apart)\n")
+    # a record with a custom start is validated from it
+    path = record({"game": "power-of-two", "start": "custom:a13,m13/a1,m1", "moves": ["a13-a5 +b4"]})
+    res = run("validate", "power-of-two", path)
+    assert res.exit_code == 0 and res.stdout.startswith("valid: 1 move")
 
 
 def test_empty_position_is_one_error_line_for_every_game(record):

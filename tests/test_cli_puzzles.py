@@ -256,6 +256,29 @@ def test_a_hand_written_claim_is_judged_against_the_board_given(sketch_answer, t
     assert faults and all(f.startswith("line ") and ("needs exactly 1" in f) for f in faults)
 
 
+def test_an_old_answer_file_names_the_board_it_is_valid_on(sketch_answer, tmp_path):
+    """A One by One answer made when `power-of-two` meant today's sketch (it names power-of-two, or no
+    board, and has no fingerprint), checked without --board: one line naming the sketch, exit 2."""
+    stones = json.loads(sketch_answer.read_text())["stones"]
+    for name, claim in [("old.json", {"puzzle": "one-by-one", "board": "power-of-two", "status": "optimal",
+                                      "objective": 16, "stones": stones}),
+                        ("no-board.json", {"puzzle": "one-by-one", "stones": stones})]:
+        path = tmp_path / name
+        path.write_text(json.dumps(claim))
+        res = run("check", path)
+        assert (res.exit_code, res.stdout) == (2, "")
+        assert res.stderr == (f"powertwo: {path}: not valid on power-of-two; valid on power-of-two-sketch (made "
+                              "before the default board changed?): pass --board power-of-two-sketch\n")
+    # with --board the file is judged on that board only (the faults, exit 1; valid on the sketch)
+    res = run("check", path, "--board", "power-of-two")
+    assert res.exit_code == 1 and res.stdout.splitlines()[0].startswith("line ") and res.stderr == ""
+    assert run("check", path, "--board", "power-of-two-sketch").exit_code == 0
+    # not valid on any shipped board: the faults on the board it names, exit 1
+    path.write_text(json.dumps({"puzzle": "one-by-one", "stones": stones[1:]}))
+    res = run("check", path)
+    assert res.exit_code == 1 and res.stderr == "" and "needs exactly 1" in res.stdout
+
+
 def test_board_option_errors(sketch_answer, tmp_path):
     res = run("check", sketch_answer, "--board", "no-such-board")
     assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1 and "no-such-board" in res.stderr

@@ -137,7 +137,7 @@ def read_answer(text: str, where: str) -> Any:
 def top_fields(puzzle: str) -> frozenset[str]:
     """The top-level fields the puzzle's checker knows (each checker keeps its list)."""
     if puzzle.startswith("jump-"):
-        from powertwo.solvers.jump import puzzle as jump
+        from powertwo.solvers.jump import files as jump
 
         return frozenset(jump.FORWARD_FIELDS if puzzle == "jump-forward" else jump.REVERSE_FIELDS)
     if puzzle == "thats-my-line":

@@ -20,18 +20,22 @@ from powertwo.solvers.jump import (
     BENCH_SEEDS,
     BENCH_TUNING_SEEDS,
     BENCH_UNSOLVABLE,
+    ReverseRequest,
     agrees_with_optimum,
     check_forward,
     check_reverse,
     diagram_forward,
     diagram_reverse,
     read_position,
+    reverse_answer,
     solve_forward,
     solve_reverse,
 )
 from powertwo.solvers.jump.engine import ReverseSearch, plain_bfs
 from powertwo.solvers.jump.invariants import Pagoda, merson_regions, pagoda_for, position_classes, valid_pagoda
 from powertwo.solvers.jump.kernel import EXHAUSTED, FOUND, KERNEL_LOADING, KernelSearch, MoveGenerator
+from powertwo.solvers.jump.kernel.frames import DEPTH, LANDING, MOVER, STONES
+from powertwo.solvers.jump.kernel.groups import TT_ENTRIES, new_counts
 from powertwo.solvers.jump.kernel.hashing import _slot
 from powertwo.solvers.jump.tables import (
     JumpTables,
@@ -181,8 +185,8 @@ def test_reverse_infeasible_is_proven():
 
 def test_english_small_known_instance_both_backends():
     pos = random_solvable(ENGLISH, CENTRE, 8, seed=11)
-    search = solve_reverse(ENGLISH, position=pos, targets=[CENTRE])
-    sat = solve_reverse(ENGLISH, position=pos, backend="sat", targets=[CENTRE])
+    search = solve_reverse(ENGLISH, position=pos, target=CENTRE)
+    sat = solve_reverse(ENGLISH, position=pos, backend="sat", target=CENTRE)
     assert search["status"] == sat["status"] == "optimal"
     assert search["objective"] == sat["objective"] == plain_bfs(ENGLISH, pos, targets=[CENTRE])[0]
     # checker on another board needs the board object: replay directly
@@ -508,7 +512,7 @@ def test_kernel_solves_the_english_central_game_with_default_options():
     refuted its budget after STALL_NODES positions ends the run) leaves the 17-move refutation (6.3
     million positions) room. A few seconds."""
     centre = node_at(ENGLISH, 0, 0)
-    res = solve_reverse(ENGLISH, position=[v for v in ENGLISH.nodes if v != centre], targets=[centre])
+    res = solve_reverse(ENGLISH, position=[v for v in ENGLISH.nodes if v != centre], target=centre)
     assert (res["engine"], res["status"], res["objective"], res["bound"]) == ("kernel", "optimal", 18, 18)
 
 
@@ -666,7 +670,8 @@ def test_leaf_tests_never_refute_a_clearable_position(board):
     from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
+    tb = ks.tables
+    tables = (tb.jstart, tb.jover, tb.jto, tb.ends, tb.ostart, tb.ovec, scratch_for(tb.ovec))
     every = np.uint64((1 << board.size) - 1)
     flags = {"reach": REACH, "parity": PARITY, "both": REACH | PARITY}
     counts = {(test, budget, verdict): 0 for test in flags for budget in (0, 1) for verdict in ("cleared", "refuted")}
@@ -706,7 +711,8 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
     from powertwo.solvers.jump.kernel.workspace import PARITY, REACH, scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    tables = (ks.jstart, ks.jover, ks.jto, ks.ends, ks.ostart, ks.ovec, scratch_for(ks.ovec))
+    tb = ks.tables
+    tables = (tb.jstart, tb.jover, tb.jto, tb.ends, tb.ostart, tb.ovec, scratch_for(tb.ovec))
     every = np.uint64((1 << board.size) - 1)
     kept = firsts = 0
     for seed in range(300):
@@ -714,7 +720,7 @@ def test_leaf_tests_keep_the_stones_that_make_the_last_moves(board):
         mask = np.uint64(mask_of(pos))
         for target in (every, np.uint64(1 << (_last_stone(board, seed) - 1))):
             if first_moves:
-                allowed = _first_movers(mask, target, ks.jstart, ks.jover, ks.jto, ks.ostart, ks.ovec, tables[-1])
+                allowed = _first_movers(mask, target, tb.jstart, tb.jover, tb.jto, tb.ostart, tb.ovec, tables[-1])
                 assert int(allowed) >> (first - 1) & 1, (pos, first)
                 firsts += 1
             if second is None:
@@ -735,8 +741,8 @@ def _bare_in_the_area_of_three(ks, mask: np.uint64) -> int:
     home, piv = np.zeros(64, dtype=np.uint64), np.zeros(64, dtype=np.uint64)
     area = mask
     for _ in range(3):
-        area = np.uint64(_groups(mask, mask | area, ks.jstart, ks.jover, ks.jto, home)[1])
-    return bin(int(_trail_system(mask, area, ks.ostart, ks.ovec, piv, 64)[2])).count("1")
+        area = np.uint64(_groups(mask, mask | area, ks.tables.jstart, ks.tables.jover, ks.tables.jto, home)[1])
+    return bin(int(_trail_system(mask, area, ks.tables.ostart, ks.tables.ovec, piv, 64)[2])).count("1")
 
 
 @pytest.mark.parametrize("board", [pytest.param(P2, marks=pytest.mark.slow), ENGLISH], ids=["power-of-two", "english"])
@@ -752,7 +758,7 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
     from powertwo.solvers.jump.kernel.workspace import scratch_for
 
     ks = KernelSearch(board, board.nodes[:2], symmetry=False, perimeter=0)
-    scratch = scratch_for(ks.ovec)
+    scratch = scratch_for(ks.tables.ovec)
     every = np.uint64((1 << board.size) - 1)
     seen: dict = {}
     counts = {(bare, verdict): 0 for bare in (0, 1, 2, 3) for verdict in ("cleared", "refuted")}
@@ -760,7 +766,8 @@ def test_first_of_three_allows_every_stone_that_starts_a_finish(board):
 
     def check(pos: list[int]) -> None:
         mask = np.uint64(mask_of(pos))
-        allowed = int(_first_of_three(mask, every, ks.jstart, ks.jover, ks.jto, ks.ostart, ks.ovec, scratch))
+        tb = ks.tables
+        allowed = int(_first_of_three(mask, every, tb.jstart, tb.jover, tb.jto, tb.ostart, tb.ovec, scratch))
         stones = frozenset(pos)
         starters = {a for a, b, c in board.jumps if a in stones and b in stones and c not in stones
                     and _clearable(board, stones - {a, b} | {c}, c, 2, seen)}
@@ -808,7 +815,7 @@ def test_one_bare_finish_matches_brute_force():
     from powertwo.solvers.jump.kernel.workspace import PAIR_FILTER_BITS, scratch_for
 
     ks = KernelSearch(P2, P2.nodes[:2], symmetry=False, perimeter=0)
-    scratch = scratch_for(ks.ovec)
+    scratch = scratch_for(ks.tables.ovec)
     keys, used, pairs = scratch[:16384], scratch[16384:32768], scratch[32768:32768 + (1 << PAIR_FILTER_BITS) // 64]
     rng = random.Random(7)
     verdicts = []
@@ -852,7 +859,7 @@ def test_kernel_finds_a_finish_within_the_chains_played_backwards(workers):
         found = chains(jumps)
         assert len(found) <= moves
         answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
-                  "status": "feasible", "objective": len(found), "bound": 1}
+                  "status": "feasible", "objective": len(found), "bound": None}   # a finish, no bound claimed
         assert check_reverse(answer, P2, reprove=False).valid, (seed, found)
         sizes.append(len(pos))
     assert max(sizes) >= 20
@@ -881,9 +888,10 @@ def test_a_finish_met_by_any_symmetric_walk_replays_from_the_start():
             assert status == FOUND, (seed, sym)
             found = chains(ks._found_jumps(walk, complete=False))
             answer = {"position": pos, "moves": [{"from": f, "jumps": j} for f, j in found],
-                      "status": "feasible", "objective": len(found), "bound": 1}
+                      "status": "feasible", "objective": len(found), "bound": None}
             assert len(found) <= moves and check_reverse(answer, P2, reprove=False).valid, (seed, sym, found)
-            raw = [(int(walk.fi[i, 3]) + 1, int(walk.fi[i, 5]) + 1) for i in range(int(walk.state[0]))]
+            fr = walk.frames
+            raw = [(int(fr.fi[i, MOVER]) + 1, int(fr.fi[i, LANDING]) + 1) for i in range(int(fr.state[DEPTH]))]
             moved += raw[0][0] not in pos
     assert moved >= 10     # walks on images whose first jumper stands where the start has no stone
 
@@ -908,19 +916,19 @@ def test_kernel_with_target_matches_plain_bfs():
 def test_unsolvable_22_stones_is_proven_infeasible_and_checked():
     res = solve_reverse(SKETCH, position=UNSOLVABLE_22)
     assert (res["status"], res["moves"], res["engine"]) == ("infeasible", [], "kernel")
-    assert res["proof"].startswith("exhausted search: no sequence of jumps leaves one stone")
+    assert res["proof"] == {"kind": "exhausted search", "bound": len(UNSOLVABLE_22), "engine": "kernel"}
     report = check_reverse(res, SKETCH)
     assert report.valid and report.notes == ("infeasible confirmed: the checker's kernel exhausted the search",)
 
 
-def _split_first_chain(answer):
-    """The same finish with its first chain cut into two moves (one move more)."""
+def _split_first_chain(answer, move=0):
+    """The same finish with the chain of ``move`` (default the first) cut into two moves (one move more)."""
     out = copy.deepcopy(answer)
-    first = out["moves"][0]
+    first = out["moves"][move]
     cut = 1
-    out["moves"][0:1] = [{"from": first["from"], "jumps": first["jumps"][:cut]},
-                         {"from": first["jumps"][cut - 1], "jumps": first["jumps"][cut:]}]
-    out["objective"] = out["bound"] = len(out["moves"])
+    out["moves"][move:move + 1] = [{"from": first["from"], "jumps": first["jumps"][:cut]},
+                                   {"from": first["jumps"][cut - 1], "jumps": first["jumps"][cut:]}]
+    out["objective"] = out["bound"] = out["proof"]["bound"] = len(out["moves"])
     return out
 
 
@@ -933,10 +941,17 @@ def test_checker_reproves_optimality_and_infeasibility_claims():
     assert _faults(check_reverse, longer) == [                   # ... but not optimal
         f"status optimal but {best} moves suffice: the checker found a finish in {best} moves"]
     longer["status"] = "feasible"
-    assert _faults(check_reverse, longer)[0].startswith(f"bound {best + 1} but {best} moves suffice")
-    longer["bound"] = best
+    assert _faults(check_reverse, longer) == [
+        f"status feasible with bound {best + 1} equal to the objective: that is optimal"]
+    longest = _split_first_chain(longer, 1)       # one move more again: a bound of best + 1 is then false
+    longest.update(status="feasible", bound=best + 1, proof=dict(longest["proof"], bound=best + 1))
+    assert _faults(check_reverse, longest) == [
+        f"bound {best + 1} but {best} moves suffice: the checker found a finish in {best} moves"]
+    longer["bound"] = longer["proof"]["bound"] = best
     assert check_reverse(longer, P2).valid
-    claim = {"position": rev["position"], "moves": [], "status": "infeasible", "objective": None, "bound": 33}
+    proof = {"kind": "exhausted search", "bound": 32, "engine": "kernel"}
+    claim = {"position": rev["position"], "moves": [], "status": "infeasible", "objective": None, "bound": 32,
+             "engine": "kernel", "proof": proof}
     faults = _faults(check_reverse, claim)
     assert len(faults) == 1 and faults[0].startswith("status infeasible but a finish exists: the checker found one in ")
 
@@ -957,7 +972,8 @@ def test_a_refuted_chain_state_records_its_stones_without_the_chain():
     states on those stones skip their fresh moves)."""
     ks = KernelSearch(P2, committed("jump-reverse")["position"])
     assert ks.search(3)[0] == EXHAUSTED
-    table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(ks.tk.tolist(), ks.td.tolist(), strict=True) if k}
+    keys, entries = ks.hashes.tk.tolist(), ks.hashes.td.tolist()
+    table = {(k, (e >> 8 & 255) - 1): e & 255 for k, e in zip(keys, entries, strict=True) if k}
     chained = [(k, v) for (k, last), v in table.items() if last >= 0]
     assert len(chained) > 400
     assert [(k, v) for k, v in chained if table.get((k, -1), -1) < v] == []
@@ -985,8 +1001,8 @@ def test_movers_near_the_root_go_by_promise():
     movers = pos[::2]
     out, score = np.zeros(65, dtype=np.int64), np.zeros(64, dtype=np.int64)
     ks = KernelSearch(SKETCH, pos)
-    _order_movers(np.uint64(mask_of(pos)), np.uint64(mask_of(movers)), ks.jstart, ks.jover, ks.jto, ks.ends, out,
-                  score)
+    tb = ks.tables
+    _order_movers(np.uint64(mask_of(pos)), np.uint64(mask_of(movers)), tb.jstart, tb.jover, tb.jto, tb.ends, out, score)
     tried = [int(v) + 1 for v in out[1:len(movers) + 1]]
     promise = {v: _promise(SKETCH, set(pos), v) for v in movers}
     assert out[0] == 0 and sorted(tried) == sorted(movers)
@@ -1029,11 +1045,12 @@ def test_table_entries_torn_by_two_threads_are_not_read():
     the entry word of another. An entry word carries a check of its key, so such a slot is a miss."""
     from powertwo.solvers.jump.kernel.hashing import _tt_entry, _tt_get, _tt_put
 
-    tk, td, stats = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), np.zeros(5, dtype=np.int64)
+    tk, td, counts = np.zeros(16, dtype=np.uint64), np.zeros(16, dtype=np.uint64), new_counts()
     a, b = np.uint64(0b1011 << 20), np.uint64(0b1101 << 33)
-    _tt_put(tk, td, a, 5, 3, stats)
-    _tt_put(tk, td, a, 5, 2, stats)        # a lower budget never replaces a higher one
-    assert (_tt_get(tk, td, a, 5), _tt_get(tk, td, a, -1), _tt_get(tk, td, b, 5), int(stats[1])) == (3, -1, -1, 1)
+    _tt_put(tk, td, a, 5, 3, counts)
+    _tt_put(tk, td, a, 5, 2, counts)        # a lower budget never replaces a higher one
+    got = (_tt_get(tk, td, a, 5), _tt_get(tk, td, a, -1), _tt_get(tk, td, b, 5), int(counts[TT_ENTRIES]))
+    assert got == (3, -1, -1, 1)
     slot = int(np.flatnonzero(tk == a)[0])
     td[slot] = _tt_entry(b, 5, 7)          # b's entry word beside a's key
     assert _tt_get(tk, td, a, 5) == -1
@@ -1056,7 +1073,7 @@ def test_two_workers_prove_what_one_proves():
     fault, left = replay_reverse(SKETCH, pos, res.moves)
     assert (res.proven, len(res.moves), res.bound, fault, len(left)) == (True, 4, 4, None, 1)
     res = KernelSearch(SKETCH, UNSOLVABLE_22, workers=2).run()
-    assert res.infeasible and res.proof.startswith("exhausted search")
+    assert res.infeasible and res.proof is not None and res.proof.kind == "exhausted search"
     with pytest.raises(ValueError, match="workers 0: at least 1"):
         KernelSearch(P2, pos, workers=0)
 
@@ -1109,11 +1126,12 @@ def test_carried_images_and_pagoda_sums_equal_recomputed_ones(board, mode, budge
     deepest = checked = 0
     for _ in range(600):
         status = ks.advance(walk, 499)
-        depth = int(walk.state[0])
+        fr = walk.frames
+        depth = int(fr.state[DEPTH])
         for d in range(depth + 1):
-            pos = int(walk.fu[d, 0])
-            assert walk.fimg[d].tolist() == ks.images(pos).tolist(), (d, pos)
-            assert walk.fps[d].tolist() == ks.pagoda_sums(pos).tolist(), (d, pos)
+            pos = int(fr.fu[d, STONES])
+            assert fr.fimg[d].tolist() == ks.images(pos).tolist(), (d, pos)
+            assert fr.fps[d].tolist() == ks.pagoda_sums(pos).tolist(), (d, pos)
             checked += 1
         deepest = max(deepest, depth)
         if status != 2:
@@ -1135,8 +1153,8 @@ def test_kernel_run_deepens_when_the_search_for_any_finish_runs_out_of_its_share
     assert res.log[0].startswith("any finish: none within its share of the limit (the deepening goes on) (1,000,000 ")
     assert (res.proven, len(res.moves), res.bound) == (True, 4, 4)
     assert replay_reverse(SKETCH, pos, res.moves)[0] is None
-    out = solve_reverse(SKETCH, position=pos, node_limit=6_000)  # with 10,000 the deepening's finish comes after 8,793
-    assert (out["status"], out["objective"], out["bound"]) == ("unknown", None, 4)
+    out = reverse_answer(SKETCH, ReverseRequest(start=tuple(pos), node_limit=6_000))  # with 10,000 the deepening's
+    assert (out.status, out.objective, out.bound) == ("unknown", None, 4)          # finish comes after 8,793
 
 
 def test_a_short_first_answer_comes_before_the_search_for_any_finish():
@@ -1221,7 +1239,7 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
     bench = committed("jump-bench-2")
     assert check_reverse(bench, P2, reprove=False).valid
     with pytest.raises(SolutionError,
-                       match=r"^jump-reverse: field 'engine' must be one of kernel, python, sat, census$"):
+                       match=r"^jump-reverse: field 'engine' is 'gurobi', not one of kernel, python, sat, census$"):
         check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
     report = check_reverse(dict(bench, seed=3), P2, reprove=False)
     other = names(solve_forward(P2, seed=3)["final_position"])
@@ -1325,18 +1343,18 @@ def test_a_table_growth_that_would_end_after_the_deadline_is_not_begun():
     after 65.5 s). A growth foreseen to end after the deadline is not begun: the tables stay as they
     are (frozen) for the rest of that search; without a deadline, or in the next search, they grow."""
     ks = KernelSearch(P2, [1, 2, 4])
-    slots = ks.tk.shape[0]
-    ks.stats[1] = slots           # the transposition table reads as full: a growth is due
+    slots = ks.hashes.tk.shape[0]
+    ks.counts[TT_ENTRIES] = slots           # the transposition table reads as full: a growth is due
     ks.rehash_seconds = 1e-3      # foreseen: 65 s for 65,536 slots
     ks._grow(time.perf_counter() + 10)
-    assert ks.frozen and ks.tk.shape[0] == slots and ks._limits() == (1 << 62, 1 << 62)
+    assert ks.frozen and ks.hashes.tk.shape[0] == slots and ks._limits() == (1 << 62, 1 << 62)
     ks._grow(None)                # frozen: not even without a deadline, until the next search
-    assert ks.tk.shape[0] == slots
+    assert ks.hashes.tk.shape[0] == slots
     ks.search(2)
     assert not ks.frozen
-    ks.stats[1] = slots
+    ks.counts[TT_ENTRIES] = slots
     ks._grow(time.perf_counter() + 100)   # it would end in time
-    assert ks.tk.shape[0] == 2 * slots
-    ks.stats[1] = 2 * slots
+    assert ks.hashes.tk.shape[0] == 2 * slots
+    ks.counts[TT_ENTRIES] = 2 * slots
     ks._grow(None)
-    assert ks.tk.shape[0] == 4 * slots and not ks.frozen
+    assert ks.hashes.tk.shape[0] == 4 * slots and not ks.frozen

@@ -26,7 +26,7 @@ def test_a_stored_set_that_leaves_the_position_out_answers_infeasible_at_once(st
     res = solve_reverse(ENGLISH, position=PLUS)
     assert (res["status"], res["engine"], res["positions_searched"], res["moves"], res["bound"]) == (
         "infeasible", "census", 0, [], len(PLUS))
-    assert res["proof"] == "census: the stored solvable set from this position (last stone on any node) leaves it out"
+    assert res["proof"] == {"kind": "census", "bound": len(PLUS), "engine": "census"}
     check_answer_shape(res, "answer.json", ENGLISH)
     report = check_reverse(res, ENGLISH)
     assert report.valid
@@ -59,7 +59,7 @@ def test_the_checker_refuses_a_census_verdict_it_cannot_re_derive(store):
     (any finish, not the shortest) finds one and refuses it."""
     forged = dict(solve_reverse(ENGLISH, position=SQUARE), status="infeasible", engine="census", moves=[],
                   objective=None, bound=len(SQUARE), positions_searched=0,
-                  proof="census: the stored solvable set from this position (last stone on any node) leaves it out")
+                  proof={"kind": "census", "bound": len(SQUARE), "engine": "census"})
     check_answer_shape(forged, "answer.json", ENGLISH)
     report = check_reverse(forged, ENGLISH)
     assert not report.valid and len(report.faults) == 1

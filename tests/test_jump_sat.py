@@ -8,7 +8,7 @@ import random
 import pytest
 from powertwo.boards import load
 from powertwo.models.jump import MoveSet, board_lines, move_chain, reverse_moves_cnf
-from powertwo.solvers.jump import check_reverse, solve_reverse
+from powertwo.solvers.jump import ReverseRequest, check_reverse, default_position, reverse_answer, solve_reverse
 from powertwo.solvers.jump.engine import plain_bfs
 from powertwo.solvers.jump.tables import english_board, node_at, random_solvable
 from pysat.solvers import Solver
@@ -57,7 +57,7 @@ def chain_by_brute_force(move: MoveSet) -> bool:
 def test_english_optimum_equals_plain_search(stones, seed):
     pos = random_solvable(ENGLISH, CENTRE, stones, seed=seed)
     for targets in ([CENTRE], None):
-        sat = solve_reverse(ENGLISH, position=pos, backend="sat", targets=targets)
+        sat = solve_reverse(ENGLISH, position=pos, backend="sat", target=targets)
         expected = plain_bfs(ENGLISH, pos, targets=targets)[0]
         assert (sat["status"], sat["objective"], sat["bound"]) == ("optimal", expected, expected)
         assert sat["engine"] == "sat" and check_reverse(sat, ENGLISH).valid
@@ -76,15 +76,15 @@ def test_english_positions_with_and_without_finish_agree_with_plain_search():
         assert check_reverse(sat, ENGLISH).valid
         proofs.append(sat["proof"])
     # no finish in 5 moves from 6 stones: none at all, refuted by the model, not only by position classes
-    assert any(p.startswith("no finish within 5 moves: cadical195 finds no plan of") for p in proofs)
-    assert any(p.startswith("position classes:") for p in proofs)
+    assert {"kind": "move-set model", "bound": 6, "engine": "sat"} in proofs
+    assert any(p["kind"] == "position classes and pagodas" for p in proofs)
 
 
 def test_real_plans_satisfy_the_relaxation():
     """Every move of a real plan is a model of its move (the relaxation cuts no plan) and is
     realised by move_chain."""
     pos = random_solvable(ENGLISH, CENTRE, 12, seed=2)
-    plan = solve_reverse(ENGLISH, position=pos, targets=[CENTRE])
+    plan = solve_reverse(ENGLISH, position=pos, target=[CENTRE])
     moves = [(m["from"], m["jumps"]) for m in plan["moves"]]
     sets = move_sets_of(ENGLISH, pos, moves)
     rc = reverse_moves_cnf(ENGLISH, pos, len(moves), targets=[CENTRE])
@@ -124,9 +124,10 @@ def test_board_lines_count_each_line_once():
 
 
 def test_conflict_limit_ends_with_the_bound_so_far():
-    res = solve_reverse(P2, backend="sat", conflict_limit=1000)
-    assert res["status"] == "unknown" and res["moves"] == [] and res["stopped"] == "1,000 conflicts spent"
-    assert res["proof"].startswith(f"no finish within {res['bound'] - 1} move")
+    res = reverse_answer(P2, ReverseRequest(start=tuple(default_position(P2)), backend="sat", conflict_limit=1000))
+    assert (res.status, res.moves, res.stopped) == ("unknown", (), "1,000 conflicts spent")
+    assert res.proof is not None and (res.proof.bound, res.proof.engine) == (res.bound, "sat")
+    res = res.to_json()
     assert check_reverse(res, P2).valid      # the kernel re-proves the bound
 
 
@@ -134,10 +135,10 @@ def test_conflict_limit_ends_with_the_bound_so_far():
 def test_default_position_optimum_four_as_the_kernel():
     """The committed kernel answer (4 moves) found and proven by the SAT backend (about 15 s)."""
     sat = solve_reverse(P2, backend="sat")
-    kernel = solve_reverse(P2, node_limit=200_000)
+    kernel = reverse_answer(P2, ReverseRequest(start=tuple(default_position(P2)), node_limit=200_000)).to_json()
     assert kernel["status"] == "optimal"
     assert (sat["status"], sat["objective"], sat["bound"]) == ("optimal", kernel["objective"], kernel["objective"])
-    assert sat["proof"].startswith(f"no finish within {kernel['objective'] - 1} moves: cadical195 finds no plan")
+    assert sat["proof"] == {"kind": "move-set model", "bound": kernel["objective"], "engine": "sat"}
     assert check_reverse(sat, P2).valid
 
 
@@ -146,4 +147,4 @@ def test_one_stone_needs_no_move_as_the_search_says():
     search = solve_reverse(ENGLISH, position=[CENTRE])
     assert (sat["status"], sat["objective"], sat["bound"], sat["moves"]) == ("optimal", 0, 0, [])
     assert (search["status"], search["objective"]) == ("optimal", 0)
-    assert sat["proof"] == search["proof"] == ""     # a bound of 0 needs no proof
+    assert sat["proof"] is search["proof"] is None     # a bound of 0 needs no proof

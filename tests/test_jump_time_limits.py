@@ -9,7 +9,7 @@ import pytest
 from powertwo.solvers.jump import check_reverse, solve_reverse
 from powertwo.solvers.jump.engine import ReverseSearch
 from powertwo.solvers.jump.invariants import class_targets, target_setup
-from powertwo.solvers.jump.puzzle import KERNEL_COMPILING
+from powertwo.solvers.jump import KERNEL_COMPILING
 from powertwo.solvers.jump.tables import JumpTables, TimeUp, english_board, mask_of, node_at, nodes_of
 
 ENGLISH = english_board()

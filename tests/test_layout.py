@@ -2,7 +2,8 @@
 
 Product code is everything under powertwo/, boards/, models/, rules/ and solvers/ (tests, benches and
 tools are not product code). The limits are the ones the house style sets: no file over 800 lines, no
-function over 80 lines.
+function over 80 lines, and (so far in the jump family) no function over 10 parameters, 20 for a
+compiled kernel.
 """
 
 from __future__ import annotations
@@ -48,6 +49,38 @@ def test_no_product_function_is_longer_than_the_limit():
                 if lines > MAX_FUNCTION_LINES:
                     long_functions[name] = lines
     assert long_functions == {}
+
+
+MAX_PARAMETERS = 10
+"""Parameters of a function (``self`` and ``cls`` not counted) ..."""
+MAX_KERNEL_PARAMETERS = 20
+"""... and of a compiled kernel function (numba), whose tables come as named groups."""
+GROUPED = ("solvers/jump",)
+"""The packages held to the parameter limits so far."""
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    return len(names) - (names[:1] in (["self"], ["cls"])) + (args.vararg is not None) + (args.kwarg is not None)
+
+
+def _compiled(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any("jit" in ast.unparse(d) for d in node.decorator_list)
+
+
+def test_no_function_takes_more_parameters_than_the_limit():
+    """Outside compiled kernels a function takes at most 10 parameters, a compiled one at most 20:
+    more is a pile no caller can read (group them: a request, a named tuple)."""
+    piles = {}
+    for folder in GROUPED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    most = MAX_KERNEL_PARAMETERS if _compiled(node) else MAX_PARAMETERS
+                    if _parameters(node) > most:
+                        piles[f"{path.relative_to(ROOT)}:{node.name}"] = _parameters(node)
+    assert piles == {}
 
 
 def test_every_package_folder_is_listed_for_the_wheel():

@@ -406,6 +406,20 @@ def test_malformed_solutions_raise_one_line_errors(data, message):
     assert str(err.value) == message
 
 
+def test_the_answer_schema_closes_the_run_of_every_backend():
+    """The answer files' schema (below the puzzle families, importing none) names each backend's run."""
+    from powertwo.solvers.schemas import BackendRun, LineAnswer, check_answer_shape
+
+    runs = {info.alias or name for name, info in LineAnswer.model_fields.items() if info.annotation is BackendRun}
+    assert runs == set(lp.BACKENDS)
+    for backend in lp.BACKENDS:
+        for run, fault in (({"proof": "x"}, f"unknown field '{backend}.proof' (nothing checks it)"),
+                           (None, f"field '{backend}' must be an object")):
+            with pytest.raises(lp.SolutionError) as err:
+                check_answer_shape({"puzzle": "one-by-one", backend: run}, "answer.json")
+            assert str(err.value) == f"answer.json: {fault}"
+
+
 # ----------------------------------------------------------------------------- random small boards
 POOL = [((0, 0), (2, 0)), ((0, 1), (2, 1)), ((0, 2), (2, 2)), ((0, 0), (0, 2)), ((1, 0), (1, 2)),
         ((2, 0), (2, 2)), ((0, 0), (2, 2)), ((2, 0), (0, 2)), ((0, 1), (1, 2)), ((1, 0), (2, 1)),

@@ -161,7 +161,7 @@ def test_the_page_options_defaults_are_what_solve_takes(name):
      "option stones: a number needs a range from minimum to maximum"),
     (lambda: time_limit_option(default=700.0), "option time_limit: default 700.0 is outside its range"),
     (lambda: SolveOption("symmetry", "s", "bool", None), "option symmetry: a bool option needs a bool default"),
-    (lambda: SolveOption("x", "x", "text", ""), "option x: kind 'text' is not one of choice, int, float, bool"),
+    (lambda: SolveOption("x", "x", "date", ""), "option x: kind 'date' is not one of choice, int, float, bool, text"),
 ])
 def test_a_page_description_that_contradicts_itself_is_refused(make, message):
     with pytest.raises(PageError) as err:

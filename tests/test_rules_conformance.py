@@ -8,7 +8,10 @@ the plain rules-as-written module ``rules.plain.<module>`` on every position of
 seeded random playouts (the generator's moves are exactly the candidates the plain
 check accepts, and the fast legality test gives the same verdict on every candidate),
 the positions after a move are the same by the fast ``apply`` and the plain one, and
-every game module keeps the house convention (``test_module_convention``).
+every game module keeps the house convention (``test_module_convention``). The
+comparisons with the plain module and the record round trip run under the default
+options and under each option set the plain module lists in ``VARIANTS`` (David and
+Goliath's ``sling``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,21 @@ MAX_PLIES = 80
 
 def plain_module(game):
     return import_module("powertwo.rules.plain." + type(game).__module__.rsplit(".", 1)[1])
+
+
+def variants(name):
+    """``(game name, options)`` for the defaults and every option set of the plain module's ``VARIANTS``."""
+    return [(name, {})] + [(name, dict(options)) for options in getattr(plain_module(rules.get_game(name)),
+                                                                         "VARIANTS", ())]
+
+
+def by_variant(slow=frozenset()):
+    """Parametrise a test over every game and variant (``david-goliath[sling=True]``); games in
+    ``slow`` are marked slow."""
+    cases = [(name, options) for name in GAMES for _, options in variants(name)]
+    return pytest.mark.parametrize("name, options", [
+        pytest.param(name, options, id=name + "".join(f"[{k}={v}]" for k, v in options.items()),
+                     marks=[pytest.mark.slow] if name in slow else []) for name, options in cases])
 
 
 def starts(game):
@@ -102,9 +120,9 @@ def test_start_moves_notation_and_json(name):
             assert game.state_from_json(json.loads(json.dumps(game.state_to_json(child)))) == child
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_record_round_trip(name):
-    game = rules.get_game(name)
+@by_variant()
+def test_record_round_trip(name, options):
+    game = rules.get_game(name, **options)
     for i, start in enumerate(starts(game)):
         states, moves = playout(game, game.start(start), seed=100 + i)
         texts = [game.format_move(m, s) for m, s in zip(moves, states, strict=False)]
@@ -130,10 +148,9 @@ def spread(states, quota):
 SLOW_CONFORMANCE = {"netzwerk", "tower-of-power", "david-goliath"}
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_CONFORMANCE else n
-                                  for n in GAMES])
-def test_fast_generator_matches_plain_rules(name):
-    game = rules.get_game(name)
+@by_variant(slow=SLOW_CONFORMANCE)
+def test_fast_generator_matches_plain_rules(name, options):
+    game = rules.get_game(name, **options)
     plain = plain_module(game)
     budget = tuning(game, "SAMPLE_POSITIONS", 240)
     playouts = tuning(game, "PLAYOUTS", PLAYOUTS)
@@ -175,12 +192,12 @@ APPLY_CHECKS = 6
 """Legal moves per sampled position whose resulting positions fast and plain compare."""
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_fast_apply_matches_plain_apply(name):
+@by_variant()
+def test_fast_apply_matches_plain_apply(name, options):
     # the plain apply performs the rule's actions one after another (ageing and retiring, sowing,
     # captures, energy); on seeded random playouts both give the same position after every move played
     # and after a few other legal moves of each sampled position
-    game = rules.get_game(name)
+    game = rules.get_game(name, **options)
     plain = plain_module(game)
     compared = 0
     for i, start in enumerate(starts(game)):

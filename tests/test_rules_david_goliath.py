@@ -230,3 +230,75 @@ def test_position_json(real):
     with pytest.raises(RecordError) as err:
         real.state_from_json(dict(data, goliath="e13"))
     assert str(err.value) == "position: David and Goliath both stand on e13"
+
+
+# ---------------------------------------------------------------- option sling (RULES.md §3, added 2026-11-28)
+@pytest.fixture(scope="module")
+def sling():
+    return get_game("david-goliath", sling=True)
+
+
+def test_sling_david_picks_only_the_direction(real, sling):
+    # from a9 (lines a9-c9-e9-..., a9-b10-c11-..., a13-a9-a7-a5-a1): David chooses 1 or 2 nodes in each
+    # direction; the sling flies 2 where both nodes are free and 1 at the end of a line (a13)
+    start = real.start()
+
+    def from_a9(game, state):
+        return sorted(game.format_move(m) for m in game.legal_moves(state) if m.to == game.board.node("a9"))
+
+    assert from_a9(real, start) == ["a13-a9*a13", "a13-a9*a5", "a13-a9*a7", "a13-a9*b10", "a13-a9*c11",
+                                    "a13-a9*c9", "a13-a9*e9"]
+    assert from_a9(sling, start) == ["a13-a9*a13", "a13-a9*a5", "a13-a9*c11", "a13-a9*e9"]
+    with pytest.raises(IllegalMoveError) as err:
+        sling.play(start, "a13-a9*a7")
+    assert str(err.value) == ("move 1 (Light/David) a13-a9*a7: with the sling David picks only the direction: "
+                              "the stone thrown toward a7 flies 2 nodes, to a5 (option sling)")
+    with pytest.raises(IllegalMoveError) as err:  # the sling's reach is still at most 2 nodes
+        sling.play(start, "a13-a9*a1")
+    assert err.value.reason == "David's throw reaches 1 or 2 nodes, not 3 (a9-a1)"
+    # a stone 2 nodes on stops the sling at 1; a stone on the next node leaves that direction without a throw
+    node = sling.board.node
+    state = DavidGoliathState(node("a13"), node("m1"), F(), F({node("a5")}), to_move=0, ply=2)
+    assert "a13-a9*a7" in from_a9(sling, state) and "a13-a9*a5" not in from_a9(sling, state)
+    state = DavidGoliathState(node("a13"), node("m1"), F(), F({node("c9")}), to_move=0, ply=2)
+    assert [t for t in from_a9(sling, state) if t.endswith(("c9", "e9"))] == []
+    # Goliath throws as before
+    after = sling.play(start, "a13-a9*a5")
+    assert texts(sling, after) == texts(real, after)
+    assert sling.perft(start, 1) == 141 and real.perft(start, 1) == 256
+
+
+def test_sling_with_a_picked_up_stone(sling):
+    # David's reserve is empty: the stone picked up from c9 leaves it before the throw, so toward c9
+    # the sling flies on to e9; another pickup leaves c9 in the way (no throw that way)
+    node = sling.board.node
+    light = F(map(node, "c9 g5 g4 f3 h3 d4 j4 e3 i3 c3 k3 c5 k5 d2 j2".split()))
+    state = DavidGoliathState(node("a13"), node("m1"), light, F(), to_move=0, ply=30)
+    assert sling.play(state, "a13-a9*e9^c9").light_thrown == light - {node("c9")} | {node("e9")}
+    for move, reason in [
+        ("a13-a9*c9^c9", "with the sling David picks only the direction: the stone thrown toward c9 flies 2 nodes, "
+                         "to e9 (option sling)"),
+        ("a13-a9*e9^g5", "the way a9-e9 passes over the stone on c9"),
+    ]:
+        assert sling.reason_illegal(state, sling.parse_move(move)) == reason
+        assert plain.check(sling, state, sling.parse_move(move)) == "not a possible throw"
+    assert plain.check(sling, state, sling.parse_move("a13-a9*e9^c9")) is None
+
+
+def test_sling_in_records_and_the_plain_referee(real, sling):
+    # the option travels in the record's "options"; without it the same 1-node throw is David's choice
+    record = sling.record(["a13-a9*a5", "m1-i1*g1"])
+    assert record == {"game": "david-goliath", "options": {"sling": True}, "start": "standard",
+                      "moves": ["a13-a9*a5", "m1-i1*g1"]}
+    assert validate_record(record).game.options["sling"] is True
+    with pytest.raises(IllegalMoveError) as err:
+        validate_record({"game": "david-goliath", "options": {"sling": True}, "moves": ["a13-e13*g13"]})
+    assert str(err.value) == ("move 1 (Light/David) a13-e13*g13: with the sling David picks only the direction: "
+                              "the stone thrown toward g13 flies 2 nodes, to i13 (option sling)")
+    assert validate_record({"game": "david-goliath", "moves": ["a13-e13*g13"]}).final.light_thrown == {62}
+    with pytest.raises(RecordError, match="option sling must be one of false, true, not 'sometimes'"):
+        get_game("david-goliath", sling="sometimes")
+    # the plain referee's sling, read from RULES.md alone, gives the same moves from the start
+    start = sling.start()
+    accepted = {m for m in plain.candidates(sling, start) if plain.check(sling, start, m) is None}
+    assert accepted == set(sling.legal_moves(start)) and len(accepted) == 141

@@ -75,6 +75,16 @@ def test_decision_the_central_squares_own_four_sides_are_not_lines():
     assert {tuple(line) for line in board.lines} <= {tuple(line) for line in sides.lines}
 
 
+def test_decision_custom_start_stones_are_two_steps_apart():
+    # revised 2026-11-28: "mindestens 2 Schnittpunkte zwischen den Steinen" is a distance of two
+    # intersections, so the seed's own start (e5-g5-i5: one node between) is a valid custom start
+    game = get_game("power-of-two")
+    assert game.start("custom:a13,m13,e9,i9/a1,m1,e5,i5") == game.start("standard")
+    assert game.spacing_fault(game.board.node(v) for v in ("e5", "e7")) == (
+        "start stones e7 and e5 are adjacent on line e13-e11-e9-e7-e5-e3-e1 (start stones on a common line "
+        "must be at least 2 steps apart)")
+
+
 # ---------------------------------------------------------------- §2 The Power of Two
 def test_decision_a_short_reserve_places_all_its_stones_on_distinct_doorways():
     game = get_game("power-of-two")
@@ -204,6 +214,8 @@ DECISIONS = {
     "the default board is the board inferred from that display":
         test_decision_the_default_board_is_the_inferred_real_board,
     "the central square's own four sides are not lines": test_decision_the_central_squares_own_four_sides_are_not_lines,
+    "mindestens 2 Schnittpunkte zwischen den Steinen\" is read as a distance of two":
+        test_decision_custom_start_stones_are_two_steps_apart,
     "if the reserve holds fewer stones than there are doorways":
         test_decision_a_short_reserve_places_all_its_stones_on_distinct_doorways,
     "David moves first": test_decision_david_moves_first,
@@ -211,7 +223,7 @@ DECISIONS = {
         test_decision_the_throw_is_mandatory_when_possible_and_skipped_when_not,
     "David chooses his throw distance": test_decision_david_chooses_his_throw_distance,
     "the seed's own example ends 19 to 16": test_decision_the_supply_is_an_option_default_16,
-    "other lines may hold any": test_decision_two_by_two_other_lines_may_hold_any_number,
+    "\"die Spielsteine\" are the set's 32 stones": test_decision_two_by_two_other_lines_may_hold_any_number,
     "every placed stone must be": test_decision_jump_forward_every_placed_stone_is_jumped_at_once,
     "White on every square": test_decision_tower_start_file_plus_rank_at_most_4,
     "the seed ties capture to sowing": test_decision_a_single_step_captures,
@@ -223,9 +235,11 @@ DECISIONS = {
 
 def decision_texts() -> list[str]:
     """The text after each Decision mark of RULES.md (``**Decision:**``, ``**Decision: ...**``,
-    ``**Decision (start, ...):**``) to the end of its line, not the preamble's mention."""
+    ``**Decision (start, ...):**``) to the end of its paragraph or list item (a Decision may wrap
+    onto the next lines), on one line; not the preamble's mention."""
     text = RULES_MD.read_text(encoding="utf-8")
-    return [m.group(1).replace("**", "").strip() for m in re.finditer(r"\*\*Decision[:\s(](.*)", text)]
+    return [" ".join(m.group(1).replace("**", "").split())
+            for m in re.finditer(r"\*\*Decision[:\s(](.*(?:\n(?![ \t]*(?:\n|- |\||#)).*)*)", text)]
 
 
 @pytest.mark.skipif(not RULES_MD.exists(), reason="RULES.md lives beside the repository")
@@ -233,7 +247,7 @@ def test_every_decision_of_rules_md_has_a_test():
     # every Decision line is matched by exactly one entry of DECISIONS, every entry by exactly one
     # line, and every test_decision_* is an entry: a new Decision in RULES.md fails here until it has a test
     texts = decision_texts()
-    assert len(texts) == 13
+    assert len(texts) == 14
     for text in texts:
         assert sum(opening in text for opening in DECISIONS) == 1, text
     for opening in DECISIONS:

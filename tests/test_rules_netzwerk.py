@@ -87,7 +87,7 @@ def random_position(rng):
 
 
 def test_around_names_the_points_of_the_board_links():
-    assert frozenset(GAME.board.node(p) for p in around("c2")) == GAME.touch[GAME.board.node("c2")]
+    assert frozenset(GAME.board.node(p) for p in around("c2")) == GAME.geometry.touch[GAME.board.node("c2")]
 
 
 @pytest.mark.parametrize("options", [{}, {"both_control_blocks": True}, {"strength_capture": True},
@@ -177,7 +177,7 @@ def test_energy_supply_hall_condition_max_flow_and_backtracking_agree():
         energy = frozenset(GAME.board.node(p) for p in rng.sample(points, rng.randint(1, 12)))
         chosen = rng.sample(fields, rng.randint(1, 4))
         demands = [(GAME.board.node(f), rng.randint(1, 3)) for f in chosen]
-        masks = [(GAME._mask(f, energy), c) for f, c in demands]
+        masks = [(GAME.geometry.mask(f, energy), c) for f, c in demands]
         hall = all(_hall_ok(masks[:k], *masks[k]) for k in range(len(masks)))
         flow = GAME._feedable_flow(demands, energy) == sum(c for _, c in demands)
         backtrack = plain._feedable([(GAME.board.label(f), c) for f, c in demands],
@@ -190,7 +190,7 @@ def test_energy_supply_hall_condition_max_flow_and_backtracking_agree():
 def test_energy_stones_feed_either_player_regardless_of_control():
     # Player 2 controls e22 (b3 c3 against c2), yet Player 1's c2 may draw on it
     state = pos(["c2"], ["b3", "c3", "f6"], ["e22"])
-    assert GAME.controllers(GAME.board.node("e22"), state.pieces) == (False, True)
+    assert GAME.geometry.controllers(GAME.board.node("e22"), state.pieces) == (False, True)
     assert reason(state, "c2-b2") is None
 
 

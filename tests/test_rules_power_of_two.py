@@ -250,31 +250,49 @@ def test_starts(real):
                                                      F(map(node, ["a1", "m1", "e5", "i5"])))
     assert real.start("standard") == PowerOfTwoState(F({60, 64, 42, 44}), F({1, 5, 21, 23}))
     assert real.start("corners") == PowerOfTwoState(F({60, 64}), F({1, 5}))
-    # the custom starts' spacing rule is not the standard start's: e9 and i9 have only g9 between them
-    assert real.spacing_fault([60, 64, 42, 44]) == (
-        "start stones e9 and i9 lie on line a9-c9-e9-g9-i9-k9-m9 with 1 node between them (at least 2 needed)")
+    # RULES.md §1 (revised): two start stones on a common line are at least 2 steps apart, so the
+    # standard start meets the custom starts' spacing rule (e9-g9-i9 has one node between)
+    assert real.spacing_fault([60, 64, 42, 44, 1, 5, 21, 23]) is None
     custom = real.start("custom:a13,m13,c8,k8/a1,m1,c6,k6")
     assert custom == PowerOfTwoState(F({60, 64, 36, 39}), F({1, 5, 26, 29}))
     assert custom == real.start("custom:60,64,36,39/1,5,26,29")
     assert real.start("custom", light=["a13", "m13", "c8", "k8"], dark=[1, 5, "c6", "k6"]) == custom
 
 
+def test_standard_and_corners_starts_typed_as_custom_are_accepted(real):
+    # the standard start (4 each) and the corners start (2 each: custom takes 1 to 4, the same number each)
+    assert real.start("custom:a13,m13,e9,i9/a1,m1,e5,i5") == real.start("standard")
+    assert real.start("custom:a13,m13/a1,m1") == real.start("corners")
+    assert real.start("custom:a13/m1") == PowerOfTwoState(F({60}), F({5}))
+    assert real.perft(real.start("custom:a13,m13/a1,m1"), 2) == real.perft(real.start("corners"), 2) == 2388
+
+
 def test_custom_start_spacing_rule_names_the_pair(real):
     with pytest.raises(RecordError) as err:
-        real.start("custom:e9,g13,a13,m13/a1,m1,e5,i5")
-    assert str(err.value) == ("custom start: start stones e9 and g13 lie on line a1-b4-c5-c6-d7-e9-f11-g13 "
-                              "with 1 node between them (at least 2 needed)")
+        real.start("custom:e9,f8,a13,m13/a1,m1,e5,i5")
+    assert str(err.value) == ("custom start: start stones e9 and f8 are adjacent on line a13-c11-d10-e9-f8 "
+                              "(start stones on a common line must be at least 2 steps apart)")
     with pytest.raises(RecordError) as err:
         real.start("custom", light=["a13", "e13", "c8", "k8"], dark=["a1", "m1", "c6", "k6"])
-    assert str(err.value) == ("custom start: start stones a13 and e13 lie on line a13-e13-g13-i13-m13 "
-                              "with 0 nodes between them (at least 2 needed)")
+    assert str(err.value) == ("custom start: start stones a13 and e13 are adjacent on line a13-e13-g13-i13-m13 "
+                              "(start stones on a common line must be at least 2 steps apart)")
+    # a pair of different colours is refused the same way; one node between is enough (e9, g13)
+    assert real.start("custom:e9,g13,a13,m13/a1,m1,e5,i5").light == F({42, 62, 60, 64})
     for text, message in [
-        ("custom:a13,m13,c8/a1,m1,c6,k6", "custom start: Light needs 4 stones, not 3"),
+        ("custom:a13,m13,c8/a1,m1,c6,k6", "custom start: Light has 3 stones and Dark 4; give each side the same "
+                                          "number (1 to 4)"),
+        ("custom:a13,m13,c8,k8,a9/a1,m1,c6,k6,m9", "custom start: Light has 5 stones; give each side 1 to 4, "
+                                                   "the same number"),
+        ("custom:/a1", "custom start: Light has 0 stones; give each side 1 to 4, the same number"),
         ("custom:a13,m13,c8,k8/a13,m1,c6,k6", "custom start: node a13 is used twice"),
         ("custom:a13,m13,c8,k8/n1,m1,c6,k6", "custom start: Dark: node n1 does not exist on board power-of-two"),
-        ("custom:a13,m13,e9,i9/a1,m1,e5,i5", "custom start: start stones e5 and i5 lie on line a5-c5-e5-g5-i5-k5-m5 "
-                                             "with 1 node between them (at least 2 needed)"),
-        ("custom:a13", "start 'custom:a13': write a custom start as custom:L,L,L,L/D,D,D,D (labels or ids)"),
+        ("custom:a13,m13,e9,i9/a1,m1,e5,g5", "custom start: start stones e5 and g5 are adjacent on line "
+                                             "a5-c5-e5-g5-i5-k5-m5 (start stones on a common line must be at "
+                                             "least 2 steps apart)"),
+        ("custom:a13,m13,e9,i9/a1,m1,e5,f8", "custom start: start stones e9 and f8 are adjacent on line "
+                                             "a13-c11-d10-e9-f8"),
+        ("custom:a13", "start 'custom:a13': write a custom start as custom:L,L,L,L/D,D,D,D (1 to 4 stones each, "
+                       "the same number; labels or ids)"),
         ("nowhere", "game power-of-two: board power-of-two has no start position 'nowhere' "),
     ]:
         with pytest.raises(RecordError) as err:

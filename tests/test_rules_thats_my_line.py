@@ -136,9 +136,17 @@ def test_placements_and_errors_by_label(real):
     assert str(err.value) == ("move 2 (Dark) a13: node a13 lies on line a13-e13-g13-i13-m13, "
                               "which holds a Light stone on g13")
     with pytest.raises(IllegalMoveError) as err:  # written by id, shown in labels too
-        validate_record({"game": "thats-my-line", "moves": ["62", "26"]})
+        validate_record({"game": "thats-my-line", "moves": ["62", "26", "1", "64"]})
     assert str(err.value) == ("move 2 (Dark) 26 (c6): node c6 lies on line a1-b4-c5-c6-d7-e9-f11-g13, "
                               "which holds a Light stone on g13")
+    # the first two moves alone are legal on power-of-two-sketch: a record without a board fingerprint
+    # is then told so, with its first illegal move on its own board
+    with pytest.raises(RecordError) as err:
+        validate_record({"game": "thats-my-line", "moves": ["62", "26"]})
+    assert str(err.value) == ("record: not valid on power-of-two (move 2 (Dark) 26 (c6): node c6 lies on line "
+                              "a1-b4-c5-c6-d7-e9-f11-g13, which holds a Light stone on g13); valid on "
+                              "power-of-two-sketch (made before the default board changed?): name it in the "
+                              "record's field 'board'")
     after = validate_record({"game": "thats-my-line", "moves": ["g13", "e1"]}).final
     assert after == validate_record({"game": "thats-my-line", "moves": ["62", "2"]}).final
     assert (after.light, after.dark) == ({62}, {2})

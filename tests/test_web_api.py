@@ -52,6 +52,11 @@ def test_meta_lists_boards_games_and_puzzles(client):
     assert meta["default_board"] == "power-of-two"
     assert [g["name"] for g in meta["games"]] == ["power-of-two", "david-goliath", "thats-my-line",
                                                   "tower-of-power", "netzwerk", "epaminondas"]
+    # the games' rule options come from their one declaration (the workbench's option controls)
+    david = next(g for g in meta["games"] if g["name"] == "david-goliath")
+    assert [(o["name"], o["default"], o["choices"]) for o in david["options"]] == [
+        ("count_win", False, [False, True]), ("sling", False, [False, True])]
+    assert david["options"][1]["help"].startswith("David picks only the direction of his throw")
     one = next(p for p in meta["puzzles"] if p["name"] == "one-by-one")
     assert one["optimum"] == json.loads((RESULTS / "one-by-one.json").read_text())["objective"]
 

@@ -527,6 +527,36 @@ def test_bad_records_give_one_sentence_and_leave_the_page_as_it_was(page):
     wait_text(page, "#game-reason", "unknown game 'chess'", exact=False)
 
 
+def test_rule_options_and_a_custom_start(page, tmp_path):
+    # the option controls come from the games' declared options: David's sling ticked, a 1-node throw
+    # the sling does not give is refused with its reason, and the downloaded record names the option
+    choose_game(page, "david-goliath")
+    page.check("#game-options [data-option='sling']")
+    page.wait_for_function("document.body.dataset.ply === '0' && document.querySelector('#game-options "
+                           "[data-option=sling]').checked")
+    page.fill("#game-move", "a13-a9*a7")
+    page.click("#game-move-form button")
+    wait_text(page, "#game-reason", "move 1 (Light/David) a13-a9*a7: with the sling David picks only the direction: "
+                                    "the stone thrown toward a7 flies 2 nodes, to a5 (option sling)")
+    page.fill("#game-move", "a13-a9*a5")
+    page.click("#game-move-form button")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    with page.expect_download() as info:
+        page.click("#game-download")
+    path = tmp_path / "sling.json"
+    info.value.save_as(path)
+    assert json.loads(path.read_text()) == {"game": "david-goliath", "start": "standard", "moves": ["a13-a9*a5"],
+                                            "options": {"sling": True}}
+    # a record with a custom start (RULES.md §1) is shown from that start
+    page.click("#view-games details summary")
+    page.fill("#game-paste", json.dumps({"game": "power-of-two", "start": "custom:a13,m13/a1,m1",
+                                         "moves": ["a13-a5 +b4"]}))
+    page.click("#game-paste-load")
+    page.wait_for_function("document.body.dataset.game === 'power-of-two' && document.body.dataset.ply === '1'")
+    assert page.input_value("#game-start") == "custom:a13,m13/a1,m1"
+    assert not page.is_checked("#game-options [data-option='exact_reserve']")
+
+
 def test_reload_keeps_the_game_and_a_link_shares_it(page, server):
     game = get_game("david-goliath")
     choose_game(page, "david-goliath")

@@ -18,5 +18,6 @@ from . import games as _games  # noqa: E402,F401
 from . import puzzles as _puzzles  # noqa: E402,F401
 from . import export as _export  # noqa: E402,F401
 from . import census as _census  # noqa: E402,F401
+from . import prove as _prove  # noqa: E402,F401
 
 __all__ = ["main"]

@@ -14,11 +14,16 @@ from .common import main, progress_display
 def _position(board, position: str | None) -> list[int]:
     from powertwo.solvers.census.tables import default_start
 
-    if position is None:
-        return default_start(board)
-    from powertwo.solvers.jump import read_position
+    if position is not None:
+        from powertwo.solvers.jump import read_position
 
-    return read_position(position, board)
+        return read_position(position, board)
+    central = default_start(board)
+    if central is not None:
+        return central
+    from powertwo.solvers.jump import default_position
+
+    return default_position(board)
 
 
 def table_lines(census) -> list[str]:

@@ -1,6 +1,6 @@
 """``powertwo moves|perft|validate|play``: the referee for the games of RULES.md.
 
-Every command works for every registered game (``rules.game_names()``) through
+Every command works for every registered game (:func:`powertwo.rules.game_names`) through
 the hooks of :class:`powertwo.rules.Game`. Rule options are given as ``--option
 NAME=VALUE`` (repeatable; ``true``/``false`` and numbers are read as such), e.g.
 ``--option exact_reserve=true`` or ``--option stones=unlimited``; every yes/no option
@@ -23,7 +23,7 @@ from .common import OutputError, echo_json, main, output_path, progress_display
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
-START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D; "
+START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D with 1 to 4 each; "
               "default: the game's own), or a position FILE.")
 POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
 
@@ -77,14 +77,39 @@ def rule_flags(command: Callable) -> Callable:
     return wrapper
 
 
+def rule_values(command: Callable) -> Callable:
+    """Add an option for every rule option of every registered game that is not yes/no
+    (``--stones``, ``--move-limit``, ``--first-player``): the command receives them as ``values``
+    (a dict: option name -> the text given, only those given), read by the game's option."""
+    from powertwo.rules import REGISTRY, game_names
+
+    names: dict[str, list[str]] = {}
+    for name in game_names():
+        for opt in REGISTRY[name].options_spec:
+            if not opt.is_flag:
+                names.setdefault(opt.name, []).append(f"{name}: {opt.help}")
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {n: kwargs.pop("value_" + n) for n in names if kwargs.get("value_" + n) is not None}
+        for n in names:
+            kwargs.pop("value_" + n, None)
+        return command(*args, values={n: option_value(v) for n, v in given.items()}, **kwargs)
+
+    for name in sorted(names, reverse=True):
+        wrapper = click.option(f"--{name.replace('_', '-')}", "value_" + name, default=None, metavar="VALUE",
+                               help="; ".join(names[name]) + ".")(wrapper)
+    return wrapper
+
+
 def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None,
-                   flags: dict[str, bool] | None = None):
-    """The game with its options (``--option`` pairs and rule flags), and the position to work on
-    (``--position`` or ``--start``)."""
+                   flags: dict[str, Any] | None = None, board: Any = None):
+    """The game with its options (``--option`` pairs, rule flags and values) on ``board`` (default:
+    its own), and the position to work on (``--position`` or ``--start``)."""
     from powertwo.rules import RecordError, get_game, validate_record
     from powertwo.solvers.registry import read_json_file
 
-    game = get_game(name, **{**parse_options(options), **(flags or {})})
+    game = get_game(name, board, **{**parse_options(options), **(flags or {})})
     if position is not None:
         if start is not None:
             raise RecordError("give either --start or --position, not both")
@@ -101,7 +126,7 @@ def game_and_state(name: str, options: tuple[str, ...], start: str | None, posit
             raise RecordError(f"{position}: {exc}") from None
     if start is not None and start not in game.board.start_names and Path(start).is_file():
         # RULES.md §6 "a start file": a position file named as the start (read here, not in the rules)
-        return game_and_state(name, options, None, start, flags)
+        return game_and_state(name, options, None, start, flags, board)
     return game, game.start(start)
 
 
@@ -171,13 +196,16 @@ def validate(game_name: str, record: str, show: bool) -> None:
     """Replay a game RECORD.json of GAME: exit 0 with the result, exit 1 with the first
     illegal move and why; a malformed record is one line on stderr and exit 2.
 
-    A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}.
+    A record is {"game", "options"?, "start"? | "position"?, "moves": [...]}. An answer file whose
+    answer is a game (That's My Line, solitaire or a given score) is replayed as the record it holds.
     """
     from powertwo.rules import IllegalMoveError, InvalidMoveError, RecordError, get_game, validate_record
-    from powertwo.solvers.registry import read_json_file
+    from powertwo.solvers.registry import answer_record, read_json_file
 
     get_game(game_name)  # an unknown GAME is an error before the file is read
     data = read_json_file(record)
+    if isinstance(data, dict) and "puzzle" in data:
+        data = answer_record(data, record)
     if isinstance(data, dict) and data.get("game", game_name) != game_name:
         raise RecordError(f"{record}: the record is a game of {data['game']!r}, not {game_name}")
     if isinstance(data, dict) and "game" not in data:

@@ -24,6 +24,9 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
 @click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
 @click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
 @click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
+@click.option("--score", default=None, metavar="L:D",
+              help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
+                   "proof that none does.")
 @click.option("--corner", default=None, help="jump-forward: the jumper's corner node (label or id).")
 @click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
 @click.option("--target", default=None,
@@ -32,10 +35,12 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
               help="jump-reverse: MiB for the search's hash tables (default 4096; at most the machine's memory).")
 @click.option("--workers", type=Workers(), default=None,
               help="jump-reverse: search threads, 1 to the core count (default 1: the same run every time; "
-                   "2 on 2 cores finish hard positions 1.6-1.8 times faster).")
+                   "more threads finish hard positions sooner on as many cores, in a run that may differ).")
 @click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
-              help="sat backend: write the DRAT proof of the last call (beside the --out file).")
+              help="sat backend: write the DRAT proof of the last call (beside the --out file). "
+                   "thats-my-line: NAME.drat.gz, the DRAT certificate of the optimum or of a score no game "
+                   "reaches, its CNF beside it as NAME.cnf.gz (either backend).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 @force_option
@@ -130,7 +135,7 @@ def summary_lines(result: dict, board) -> list[str]:
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
         head += f" ({result['stopped']}: " + ("no answer yet)" if result.get("objective", 0) is None
-                                              else "best answer so far)")
+                                              or status == "unknown" else "best answer so far)")
     lines = [head]
     if "objective" in result:
         lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
@@ -208,10 +213,17 @@ def given_board(board: str | None, file: str, data: object):
               help="Seconds for checking a solution file (its loading included); past them the check ends "
                    f"'not decided within the limit' with exit code {UNDECIDED_EXIT}.")
 def check(file: str, board: str | None, time_limit: float) -> None:
-    """Check a solution file or a game record; exit 0 if valid, 1 with the faults, 2 for an input
-    refused, 3 when a solution file is not decided within --time-limit."""
+    """Check a solution file, a game record or a game proof (the certificate of `powertwo prove
+    --proof`); exit 0 if valid, 1 with the faults, 2 for an input refused, 3 when a solution file or
+    a proof is not decided within --time-limit."""
+    from powertwo.solvers.proof_format import is_certificate
     from powertwo.solvers.registry import SolutionError, read_json_file
 
+    if is_certificate(file):
+        from .prove import check_certificate_file
+
+        check_certificate_file(file, board, time_limit)
+        return
     data = read_json_file(file)
     against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
@@ -340,9 +352,9 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
 def results(out: str, only: tuple[str, ...]) -> None:
     """The main job: every answer with proof status, timing and diagram, into OUT/."""
-    from powertwo.solvers.results import CENSUS, INFERENCE, jobs, run_all
+    from powertwo.solvers.results import CENSUS, INFERENCE, PROVE, jobs, run_all
 
-    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS]
+    known = [name for name, _ in jobs()] + [INFERENCE, CENSUS, PROVE]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")

@@ -47,7 +47,7 @@ def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
     except RulesError as exc:
         raise BadRequest(str(exc)) from None
     start = field(data, "start", str, game.default_start)
-    if start not in game.board.start_names and start not in game.start_names:
+    if start not in game.board.start_names and start not in game.start_names and not start.startswith("custom:"):
         raise BadRequest(f"field 'start': {game.title} has no start {start!r} "
                          f"(starts: {', '.join(game.board.start_names or game.start_names)})")
     moves = field(data, "moves", list, [])

@@ -16,6 +16,8 @@ from powertwo.boards import Board, load as load_board
 from .common import BadRequest, results_dir
 
 DEFAULT_BOARD = DEFAULT_BOARDS[0]
+TEXT_OPTION_LIMIT = 200
+"""The longest text option taken (the solver reads and judges it)."""
 
 @functools.lru_cache(maxsize=None)
 def page_of(name: str) -> dict:
@@ -77,6 +79,8 @@ def solve_options(page: Mapping, raw: Any, limit: float) -> dict[str, Any]:
         option = offered.get(name)
         if option is None:
             raise BadRequest(f"field 'options': no solve option {name!r} (options: {', '.join(offered)})")
+        if option["kind"] == "text" and value in ("", None):
+            continue  # an empty text option is not given
         out[name] = _option_value(option, value, limit)
     return out
 
@@ -86,6 +90,10 @@ def _option_value(option: Mapping, value: Any, limit: float) -> Any:
     if kind == "bool":
         if not isinstance(value, bool):
             raise BadRequest(f"option {name}: must be true or false")
+        return value
+    if kind == "text":
+        if not isinstance(value, str) or len(value) > TEXT_OPTION_LIMIT:
+            raise BadRequest(f"option {name}: must be a line of at most {TEXT_OPTION_LIMIT} characters")
         return value
     if kind == "choice":
         if value not in option["choices"]:

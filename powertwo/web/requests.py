@@ -5,7 +5,7 @@ and a field of the wrong type are refused with 400 and one line naming the field
 (:func:`powertwo.boards.jsonfile.schema_fault`). What a body embeds is read further by its own
 strict reader: an uploaded board by :func:`powertwo.boards.from_dict`, a solution file by the
 puzzle's checker (:func:`powertwo.solvers.schemas.check_answer_shape`), a game record by
-:func:`powertwo.rules.validate_record` (``rules.base.RecordFile``); here they are objects.
+:func:`powertwo.rules.validate_record` (:class:`powertwo.rules.base.RecordFile`); here they are objects.
 """
 
 from __future__ import annotations

@@ -218,7 +218,8 @@ def game_entries() -> list[dict]:
         games.append({"name": name, "title": g.title, "board": g.board.name,
                       "starts": list(g.start_names or g.board.start_names or (g.default_start,)),
                       "default_start": g.default_start, "players": list(g.player_names),
-                      "notation": g.notation_help, "rules": g.rules_summary})
+                      "notation": g.notation_help, "rules": g.rules_summary,
+                      "options": [o.to_json() for o in g.options_spec]})
     return games
 
 

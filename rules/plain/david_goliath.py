@@ -2,7 +2,10 @@
 
 Distances are counted by positions on a line, border lines are the four outer
 sides found from the coordinates (x or y at its extreme), and the mandatory
-throw is decided by trying every landing node of the board.
+throw is decided by trying every landing node of the board. With the option
+``sling`` David's throw of 1 node is allowed only when the node after it, on the
+same line and in the same direction, is missing or occupied (else the sling
+carries the stone 2 nodes).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from powertwo.rules.david_goliath import DGState, Hurl
 
 SAMPLE_POSITIONS = 300
+VARIANTS = ({"sling": True},)
+"""Rule options the conformance tests also compare the referees under (besides the defaults)."""
 
 
 def _occupied(state):
@@ -36,6 +41,19 @@ def _reaches(board, occupied, a, b, low, high):
     return low <= dist <= high and not any(v in occupied for v in between)
 
 
+def _sling_gives(board, occupied, a, t):
+    """Whether David's sling lands a stone thrown from ``a`` on ``t`` (a node 1 or 2 steps away
+    along a free way): 2 steps always; 1 step only when no free node lies just beyond ``t``."""
+    for line in board.lines:
+        if a in line and t in line:
+            i, j = line.index(a), line.index(t)
+            beyond = j + (j - i)
+            if abs(j - i) == 2:
+                return True
+            return not (0 <= beyond < len(line) and line[beyond] not in occupied)
+    return False
+
+
 def _on_border(board, v):
     xs = [x for x, _ in board.coords]
     ys = [y for _, y in board.coords]
@@ -56,7 +74,7 @@ _THROWS: dict = {}
 
 def _all_throws(game, state, frm, to):
     """Every (landing node, picked-up node), by trying every node of the board (memoised)."""
-    key = (id(game), state, frm, to)
+    key = (id(game), tuple(game.options.items()), state, frm, to)
     if key not in _THROWS:
         if len(_THROWS) > 20_000:
             _THROWS.clear()
@@ -69,17 +87,23 @@ def _throws_now(game, state, frm, to):
     occupied = _occupied(state) - {frm} | {to}
     reserve = 15 - len(state.light_thrown if me == 0 else state.dark_thrown)
     low, high = _throw_range(me)
+    sling = me == 0 and game.options["sling"]
+
+    def lands(free_of, t):
+        return (_reaches(game.board, free_of, to, t, low, high)
+                and (not sling or _sling_gives(game.board, free_of, to, t)))
+
     out = []
     if reserve > 0:
         for t in game.board.nodes:
-            if _reaches(game.board, occupied, to, t, low, high):
+            if lands(occupied, t):
                 out.append((t, None))
         return out
     for p in set(state.light_thrown) | set(state.dark_thrown):
         if _on_border(game.board, p):
             continue
         for t in game.board.nodes:
-            if _reaches(game.board, occupied - {p}, to, t, low, high):
+            if lands(occupied - {p}, t):
                 out.append((t, p))
     return out
 
@@ -168,3 +192,21 @@ def apply(game, state, move) -> DGState:
             colour.remove(move.pickup)
         colour.add(move.throw)
     return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
+
+
+def outcome(game, state):
+    """RULES.md §3's end: a player whose candidate cannot move on their turn loses; with the
+    option ``count_win``, separated candidates end the game and more free room wins (equal
+    counts: play on). ``None`` while the game goes on."""
+    me = state.to_move
+    mine = state.david if me == 0 else state.goliath
+    occupied = _occupied(state)
+    free_steps = [line[k] for line in game.board.lines if mine in line
+                  for k in (line.index(mine) - 1, line.index(mine) + 1) if 0 <= k < len(line)]
+    if all(v in occupied for v in free_steps):
+        return 1 - me
+    if game.options["count_win"] and state.goliath not in _room_and_walls(game, state, state.david):
+        david, goliath = len(free_room(game, state, state.david)), len(free_room(game, state, state.goliath))
+        if david != goliath:
+            return 0 if david > goliath else 1
+    return None

@@ -113,3 +113,15 @@ def apply(game, state, move) -> EpaminondasState:
     if me == 1:
         pieces.reverse()
     return EpaminondasState(pieces=(pieces[0], pieces[1]), to_move=1 - me, ply=state.ply + 1)
+
+
+def outcome(game, state):
+    """RULES.md §8's end: at the start of their turn a player wins with more pieces on the
+    opponent's home row than the opponent has on theirs; a player with no pieces or no legal move
+    loses. ``None`` while the game goes on."""
+    me = state.to_move
+    if home_row_win(game, state):
+        return me
+    if not state.pieces[me] or not any(_check_move(game, state, m) is None for m in candidates(game, state)):
+        return 1 - me
+    return None

@@ -280,3 +280,16 @@ def apply(game, state, move) -> NetzwerkState:
     if me == 1:
         pieces.reverse()
     return NetzwerkState(pieces=(pieces[0], pieces[1]), energy=frozenset(energy), to_move=1 - me, ply=state.ply + 1)
+
+
+def outcome(game, state):
+    """RULES.md §7's end, checked after every complete turn: a player wins who has at least half
+    of their remaining pieces on the opponent's home row, or who has captured every opposing
+    piece; when both qualify, the player who just moved. ``None`` while the game goes on."""
+    last = 1 - state.to_move
+    for p in (last, 1 - last):
+        mine = [game.board.label(v) for v in state.pieces[p]]
+        goal = 6 if p == 0 else 1
+        if mine and (not state.pieces[1 - p] or 2 * sum(1 for f in mine if int(f[1]) == goal) >= len(mine)):
+            return p
+    return None

@@ -150,3 +150,14 @@ def apply(game, state, move) -> PowerState:
             aged.add(v)
     light, dark = (frozenset(mine), state.dark) if me == 0 else (state.light, frozenset(mine))
     return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
+
+
+def outcome(game, state):
+    """RULES.md §2's end: the player who just completed a turn with all 16 stones on the board
+    wins; otherwise a player to move without a legal move loses. ``None`` while the game goes on."""
+    last = 1 - state.to_move
+    if len(state.light if last == 0 else state.dark) == STONES:
+        return last
+    if not any(check(game, state, move) is None for move in candidates(game, state)):
+        return last
+    return None

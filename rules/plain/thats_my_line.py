@@ -53,3 +53,16 @@ def apply(game, state, move) -> ThatsMyLineState:
     light, dark = set(state.light), set(state.dark)
     (light if me == 0 else dark).add(move.node)
     return ThatsMyLineState(frozenset(light), frozenset(dark), 1 - me, state.ply + 1, me)
+
+
+def outcome(game, state):
+    """RULES.md §4's end: when neither can place, more stones placed wins; on equal counts the
+    player who placed last (nobody placed: a draw). ``None`` while a player can place."""
+    from . import DRAW
+
+    if _can_place(game, state, 0) or _can_place(game, state, 1):
+        return None
+    light, dark = len(state.light), len(state.dark)
+    if light != dark:
+        return 0 if light > dark else 1
+    return DRAW if state.last_placer is None else state.last_placer

@@ -120,3 +120,20 @@ def apply(game, state, move) -> TowerOfPowerState:
             stacks[v - 1] = _place(stacks[v - 1], me)
     return TowerOfPowerState(stacks=tuple(stacks), to_move=1 - me, ply=state.ply + 1,
                              history=state.history + ((state.stacks, state.to_move),))
+
+
+def outcome(game, state):
+    """RULES.md §6's end: a player with no legal move on their turn loses; otherwise the third
+    occurrence of a position (the same stacks, the same player to move) or the move limit draws.
+    ``None`` while the game goes on."""
+    from dataclasses import replace
+
+    from . import DRAW
+
+    bare = replace(state, history=(), ply=0)  # the moves alone, before any draw is asked about
+    if not any(check(game, bare, move) is None for move in candidates(game, bare)):
+        return 1 - state.to_move
+    if state.history.count((state.stacks, state.to_move)) + 1 >= 3:
+        return DRAW
+    limit = game.options["move_limit"]
+    return DRAW if limit and state.ply >= limit else None

@@ -24,7 +24,7 @@ def results(out: Path, progress: Callable[[str], None]) -> list[ResultRow]:
     board = english_board()
     centre = centre_node(board)
     began = time.perf_counter()
-    census = run_census(board, default_start(board), target=centre, solvable=True, store=str(default_store()),
+    census = run_census(board, default_start(board) or [], target=centre, solvable=True, store=str(default_store()),
                         progress=progress)
     seconds = time.perf_counter() - began
     data = census.to_dict()

@@ -72,6 +72,8 @@ def _tables(board: Board, start: tuple[NodeId, ...], target: NodeId | None) -> C
 
 @functools.lru_cache(maxsize=4)
 def _positions(path: str, stamp: int) -> np.ndarray:
+    """The set stored at ``path``, read again only when its modification time ``stamp`` changes (a
+    key of the cache, not read)."""
     positions = np.load(path, allow_pickle=False)
     positions.flags.writeable = False
     return positions

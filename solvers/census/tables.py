@@ -9,8 +9,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from powertwo.boards import Board, NodeId, load
-from powertwo.solvers.jump.tables import mask_of as position_of
-from powertwo.solvers.jump.tables import nodes_of as nodes_in
+from ..bitsets import mask_of as position_of
+from ..bitsets import nodes_of as nodes_in
 
 Position = int
 """A position as a bit set: bit ``v - 1`` set when node ``v`` holds a stone."""
@@ -121,12 +121,11 @@ def centre_node(board: Board) -> NodeId:
     return found[0]
 
 
-def default_start(board: Board) -> list[NodeId]:
-    """The start a census takes when none is given: the board's ``central`` start (the English
-    central game: every node but the centre), else the Get a Jump On reverse puzzle's default position."""
+def default_start(board: Board) -> list[NodeId] | None:
+    """The board's ``central`` start (the English central game: every node but the centre), the
+    start a census takes when none is given; None on a board without one (the command line then
+    takes the Get a Jump On reverse puzzle's default position: the census imports no puzzle)."""
     check_size(board)
-    if "central" in board.start_names:
-        return sorted(v for side in board.start("central").values() for v in side)
-    from powertwo.solvers.jump import default_position
-
-    return default_position(board)
+    if "central" not in board.start_names:
+        return None
+    return sorted(v for side in board.start("central").values() for v in side)

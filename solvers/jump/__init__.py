@@ -1,72 +1,87 @@
 """Get a Jump On (RULES.md section 5): forward placement with chain jumps, and reverse peg solitaire
 to one stone in the fewest moves. Registers the puzzles ``jump-forward`` and ``jump-reverse``.
 
-Modules, by job:
+The work is split by job, one module each:
 
 * :mod:`.tables` -- positions as bitmasks, the per-board jump tables, the English test board;
 * :mod:`.invariants` -- position classes (GF(2) parity), pagoda functions, Merson regions, targets;
 * :mod:`.engine` -- the pure-Python reverse search (IDA* on moves), the kernel's referee;
 * :mod:`.kernel` -- the compiled reverse search (numba) that solves the puzzle;
 * :mod:`.forward` -- the forward placement search and its stone bound;
-* :mod:`.puzzle` -- entry points, answer files and checkers; :mod:`.results` -- the results job
-  and the benchmark set; :mod:`.clicks` -- the workbench's click-by-click chains.
+* :mod:`.options` -- the puzzles' names, their options read and checked, a reverse solve's request;
+* :mod:`.proof` -- the proof of a reverse answer's bound (kind, bound, engine);
+* :mod:`.files` -- the typed answers and their JSON form (the answer files);
+* :mod:`.backends` -- finding the answers (census, kernel, Python engine), :mod:`.sat_backend` -- the
+  SAT backend;
+* :mod:`.replay` -- steps and moves read and replayed; :mod:`.checker` -- the checkers;
+* :mod:`.drawing` -- the diagrams; :mod:`.results_step` -- the part of ``make results`` and the
+  benchmark set; :mod:`.clicks` -- the workbench's click-by-click chains.
+
+This module holds :func:`solve_forward` and :func:`solve_reverse` (what ``powertwo solve`` runs: the
+options read, the answer found, its file returned) and the registration, and re-exports the names the
+rest of the toolkit, the tests and the benchmarks use.
 """
 
 from __future__ import annotations
 
-from ..registry import Clicks, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, register_puzzle, time_limit_option
+from typing import Any
+
+from powertwo.boards import Board
+
+from ..fields import SolutionError
+from ..registry import (
+    Clicks, Progress, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, no_progress, register_puzzle, time_limit_option,
+)
+from .backends import (
+    KERNEL_COMPILING, ForwardImpossible, census_verdict, default_position, forward_answer, load_kernel, reverse_answer,
+)
+from .checker import check_forward, check_reverse
+from .drawing import JUMP_LEGEND, diagram_forward, diagram_reverse
 from .engine import ReverseResult, ReverseSearch, plain_bfs
+from .files import FORWARD_FIELDS, REVERSE_FIELDS, RUN_TIMES, STATUSES, ForwardAnswer, ReverseAnswer, Status
 from .forward import ForwardBound, ForwardStep, forward_bound, forward_final, forward_search
-from .kernel import KernelResult, KernelSearch, MoveGenerator, chains
-from .puzzle import (
-    BACKENDS,
-    ENGINES,
-    FORWARD,
-    FORWARD_FIELDS,
-    JUMP_LEGEND,
-    PYTHON_ENGINE_NODES,
-    REVERSE,
-    REVERSE_FIELDS,
-    RUN_TIMES,
-    SAT_CONFLICT_LIMIT,
-    SAT_SLICE,
-    SAT_SOLVER,
-    STATUSES,
-    STONES,
-    ForwardImpossible,
-    check_forward,
-    check_reverse,
-    corner_of,
-    default_position,
-    diagram_forward,
-    diagram_reverse,
-    forward_result,
-    labels,
-    moves_of,
-    node_in,
-    parse_chains,
-    read_position,
-    replay_chain,
-    replay_forward,
-    replay_reverse,
-    solve_forward,
-    solve_reverse,
+from .kernel import DEFAULT_MEMORY_MB, KernelResult, KernelSearch, MoveGenerator, chains
+from .options import (
+    BACKENDS, FORWARD, REVERSE, STONES, ReverseRequest, backend_of, corner_of, labels, node_in, positive,
+    read_position, targets_of, time_limit_of,
 )
-from .results import (
-    BENCH_HALVES,
-    BENCH_HELD_OUT_SEEDS,
-    BENCH_NODES,
-    BENCH_OPTIMA,
-    BENCH_SEEDS,
-    BENCH_TUNING_SEEDS,
-    BENCH_UNSOLVABLE,
-    agrees_with_optimum,
-    bench_half,
-    bench_results,
-    results,
-    sat_summary,
+from .proof import ENGINES, PROOF_KINDS, Proof
+from .replay import parse_chains, replay_chain, replay_forward, replay_reverse
+from .results_step import (
+    BENCH_HALVES, BENCH_HELD_OUT_SEEDS, BENCH_NODES, BENCH_OPTIMA, BENCH_SEEDS, BENCH_TUNING_SEEDS, BENCH_UNSOLVABLE,
+    PYTHON_ENGINE_NODES, agrees_with_optimum, bench_half, bench_results, results, sat_summary,
 )
+from .sat_backend import SAT_CONFLICT_LIMIT, SAT_SLICE, SAT_SOLVER
 from .tables import JumpTables, english_board, mask_of, node_at, nodes_of, popcount, random_solvable
+
+
+def solve_forward(board: Board, *, corner: Any = None, backend: Any = None, time_limit: float | None = None,
+                  seed: int | None = None, progress: Progress = no_progress) -> dict[str, Any]:
+    """A forward answer file (:func:`~.backends.forward_answer`): the first answer in a fixed search
+    order that uses at least one chain jump, or with ``seed`` a seeded random one."""
+    corner = corner_of(board, corner)
+    if backend_of(backend) != "search":
+        raise SolutionError(
+            "jump-forward: only the search backend places stones (a forward answer is found in milliseconds)")
+    return forward_answer(board, corner, seed=seed, time_limit=time_limit).to_json()
+
+
+def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, time_limit: float | None = None,
+                  symmetry: bool | None = None, corner: Any = None, target: Any = None, memory: Any = None,
+                  workers: Any = None, progress: Progress = no_progress) -> dict[str, Any]:
+    """A reverse answer file (:func:`~.backends.reverse_answer`): from ``position`` (default: the
+    final position of the forward answer from ``corner``) to one stone, on ``target`` when given (a
+    node, or in the library a list of nodes), in the fewest moves. ``memory``: MiB for the kernel's
+    hash tables; ``workers``: its search threads. Caps by positions or conflicts, which give the same
+    answer on every machine, take a :class:`~.options.ReverseRequest` (:func:`reverse_answer`)."""
+    chosen = backend_of(backend)
+    start = default_position(board, corner) if position is None else read_position(position, board)
+    request = ReverseRequest(start=tuple(start), backend=chosen, time_limit=time_limit_of(time_limit),
+                             symmetry=symmetry is not False, targets=targets_of(board, target),
+                             memory_mb=positive(memory, DEFAULT_MEMORY_MB, "memory", "MiB"),
+                             workers=positive(workers, 1, "workers", "threads"))
+    return reverse_answer(board, request, progress).to_json()
+
 
 JUMP_OPTIONS = (
     SolveOption("backend", "backend", "choice", "search", choices=BACKENDS),
@@ -124,13 +139,14 @@ register_puzzle(Puzzle(
 
 __all__ = [
     "BACKENDS", "BENCH_HALVES", "BENCH_HELD_OUT_SEEDS", "BENCH_NODES", "BENCH_OPTIMA", "BENCH_SEEDS",
-    "BENCH_TUNING_SEEDS", "BENCH_UNSOLVABLE", "ENGINES", "FORWARD", "FORWARD_FIELDS", "JUMP_LEGEND",
-    "PYTHON_ENGINE_NODES", "REVERSE", "REVERSE_FIELDS", "RUN_TIMES", "SAT_CONFLICT_LIMIT", "SAT_SLICE", "SAT_SOLVER",
-    "STATUSES", "STONES", "ForwardBound", "ForwardImpossible", "ForwardStep", "JumpTables", "KernelResult",
-    "KernelSearch", "MoveGenerator", "ReverseResult", "ReverseSearch", "agrees_with_optimum", "bench_half",
-    "bench_results", "chains", "check_forward", "check_reverse", "corner_of", "default_position", "diagram_forward",
-    "diagram_reverse", "english_board", "forward_bound", "forward_final", "forward_result", "forward_search", "labels",
-    "mask_of", "moves_of", "node_at", "node_in", "nodes_of", "parse_chains", "plain_bfs", "popcount",
-    "random_solvable", "read_position", "replay_chain", "replay_forward", "replay_reverse", "results", "sat_summary",
+    "BENCH_TUNING_SEEDS", "BENCH_UNSOLVABLE", "ENGINES", "FORWARD", "FORWARD_FIELDS", "JUMP_LEGEND", "KERNEL_COMPILING",
+    "PROOF_KINDS", "PYTHON_ENGINE_NODES", "REVERSE", "REVERSE_FIELDS", "RUN_TIMES", "SAT_CONFLICT_LIMIT", "SAT_SLICE",
+    "SAT_SOLVER", "STATUSES", "STONES", "ForwardAnswer", "ForwardBound", "ForwardImpossible", "ForwardStep",
+    "JumpTables", "KernelResult", "KernelSearch", "MoveGenerator", "Proof", "ReverseAnswer", "ReverseRequest",
+    "ReverseResult", "ReverseSearch", "Status", "agrees_with_optimum", "bench_half", "bench_results", "census_verdict",
+    "chains", "check_forward", "check_reverse", "corner_of", "default_position", "diagram_forward", "diagram_reverse",
+    "english_board", "forward_answer", "forward_bound", "forward_final", "forward_search", "labels", "load_kernel",
+    "mask_of", "node_at", "node_in", "nodes_of", "parse_chains", "plain_bfs", "popcount", "random_solvable",
+    "read_position", "replay_chain", "replay_forward", "replay_reverse", "results", "reverse_answer", "sat_summary",
     "solve_forward", "solve_reverse",
 ]

@@ -21,7 +21,8 @@ from typing import Any, Mapping, Sequence
 from powertwo.boards import Board, NodeId
 
 from ..registry import SolutionError, board_fields
-from .puzzle import FORWARD, REVERSE, STONES, parse_chains, replay_forward, replay_reverse
+from .options import FORWARD, REVERSE, STONES
+from .replay import parse_chains, replay_forward, replay_reverse
 from .tables import JumpTables
 
 Chain = tuple[NodeId, tuple[NodeId, ...]]

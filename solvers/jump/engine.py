@@ -1,7 +1,7 @@
 """Get a Jump On: the search engine (forward placement, reverse peg solitaire by moves).
 
 Positions are ``int`` bitmasks: bit ``v - 1`` set means a stone on node ``v``. Every
-table is computed once per board from its jump triples (:attr:`boards.Board.jumps`),
+table is computed once per board from its jump triples (:attr:`powertwo.boards.Board.jumps`),
 so the engine works on any board given by its lines (the Power of Two board, the
 English 33-hole board, ...).
 
@@ -30,8 +30,9 @@ position. Minimising moves is done by iterative deepening on the number of moves
 
 from __future__ import annotations
 
+import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from powertwo.boards import Board, NodeId
@@ -40,20 +41,21 @@ from .invariants import Pagoda, merson_regions, target_setup
 from .tables import PERIMETER_STONES, JumpTables, Mask, Progress, TimeUp, bit, mask_of, nodes_of, popcount
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReverseResult:
     """Best sequence found (positions, start first), proven lower bound, counters."""
 
     positions: list[Mask] | None
     bound: int
-    proven: bool            # True when bound == moves of the sequence, or infeasibility proven
+    proven: bool
+    """The bound is the sequence's moves, or the position is proven to have no finish."""
     infeasible: bool
     nodes: int
     seconds: float
     first_found_seconds: float | None = None
     first_found_moves: int | None = None
-    log: list[str] = field(default_factory=list)
-    improvements: list[tuple[float, int]] = field(default_factory=list)
+    log: tuple[str, ...] = ()
+    improvements: tuple[tuple[float, int], ...] = ()
     """(seconds, moves) of every better answer found, in order."""
     interrupted: bool = False
     """Ctrl-C ended the run: ``positions`` is the best answer so far, ``bound`` the bound so far."""
@@ -198,6 +200,7 @@ class ReverseSearch:
     def run(self, time_limit: float | None = None, max_moves: int | None = None,
             upper_share: float = 0.3, node_limit: int | None = None) -> ReverseResult:
         """See :meth:`_minimise`; the move generation watches the same deadline as the search."""
+        sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))   # the depth-first search recurses per move
         try:
             return self._minimise(time_limit, max_moves, upper_share, node_limit)
         finally:
@@ -214,15 +217,12 @@ class ReverseSearch:
         on any machine."""
         started = time.perf_counter()
         deadline = None if time_limit is None else started + time_limit
-        n_stones = popcount(self.start)
-        cap = n_stones - 1 if max_moves is None else min(max_moves, n_stones - 1)
+        cap = popcount(self.start) - 1 if max_moves is None else min(max_moves, popcount(self.start) - 1)
         log: list[str] = []
         if not self.targets:
-            return ReverseResult(None, cap + 1, True, True, 0, time.perf_counter() - started, log=[
-                "no node is left for the last stone by position classes and pagodas"])
-        import sys
-        sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
-
+            return ReverseResult(positions=None, bound=cap + 1, proven=True, infeasible=True, nodes=0,
+                                 seconds=time.perf_counter() - started,
+                                 log=("no node is left for the last stone by position classes and pagodas",))
         def note(msg: str) -> None:
             msg = f"{msg} ({self.nodes} nodes, {len(self.tt)} table entries, {time.perf_counter() - started:.1f} s)"
             log.append(msg)
@@ -231,6 +231,14 @@ class ReverseSearch:
         best: list[Mask] | None = None
         first_s = first_m = None
         improvements: list[tuple[float, int]] = []
+
+        def result(positions: list[Mask] | None, bound: int, *, proven: bool, infeasible: bool = False,
+                   interrupted: bool = False) -> ReverseResult:
+            return ReverseResult(positions=positions, bound=bound, proven=proven, infeasible=infeasible,
+                                 nodes=self.nodes, seconds=time.perf_counter() - started, first_found_seconds=first_s,
+                                 first_found_moves=first_m, log=tuple(log), improvements=tuple(improvements),
+                                 interrupted=interrupted)
+
         low = self.lower_bound(self.start, self.targets)
         limited = deadline is not None or node_limit is not None
         if limited and upper_share > 0:
@@ -254,8 +262,7 @@ class ReverseSearch:
                 pass
             except KeyboardInterrupt:  # Ctrl-C: the best answer so far, the bound so far
                 note("branch and bound: interrupted (Ctrl-C)")
-                return ReverseResult(best, low, False, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log, improvements, interrupted=True)
+                return result(best, low, proven=False, interrupted=True)
         self._deadline = self.tables.deadline = deadline
         self._node_cap = float("inf") if node_limit is None else node_limit
         top = cap if best is None else len(best) - 2
@@ -267,21 +274,18 @@ class ReverseSearch:
             except (TimeUp, KeyboardInterrupt) as stop:
                 ctrl_c = isinstance(stop, KeyboardInterrupt)
                 note(f"{'interrupted (Ctrl-C)' if ctrl_c else 'time limit reached'} while searching {budget} moves")
-                return ReverseResult(best, budget, False, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log, improvements, interrupted=ctrl_c)
+                return result(best, budget, proven=False, interrupted=ctrl_c)
             note(f"{budget} moves: {'found' if found else 'none'}")
             if found:
                 best = [self.start] + path[::-1]
                 improvements.append((time.perf_counter() - started, budget))
                 if first_s is None:
                     first_s, first_m = time.perf_counter() - started, budget
-                return ReverseResult(best, budget, True, False, self.nodes, time.perf_counter() - started,
-                                     first_s, first_m, log, improvements)
+                return result(best, budget, proven=True)
             budget += 1
         if best is not None:
-            return ReverseResult(best, len(best) - 1, True, False, self.nodes, time.perf_counter() - started,
-                                 first_s, first_m, log, improvements)
-        return ReverseResult(None, cap + 1, True, True, self.nodes, time.perf_counter() - started, log=log)
+            return result(best, len(best) - 1, proven=True)
+        return result(None, cap + 1, proven=True, infeasible=True)
 
 
 def plain_bfs(board: Board, start: Sequence[NodeId], *, targets: Iterable[NodeId] | None = None,

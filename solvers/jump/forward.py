@@ -130,7 +130,8 @@ def forward_bound(board: Board, corner: NodeId) -> ForwardBound:
                         tuple((a, b) for a, b in pairs))
 
 
-def forward_final(board: Board, corner: NodeId, steps: Sequence[ForwardStep]) -> list[NodeId]:
+def forward_final(corner: NodeId, steps: Sequence[ForwardStep]) -> list[NodeId]:
+    """The nodes holding stones after ``steps``: the placed stones, with each chain's jumper moved."""
     occ = {corner}
     j = corner
     for s in steps:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Iterable
+from typing import Callable
 
 from powertwo.boards import Board, NodeId
 
-Mask = int
+from ..bitsets import Mask as Mask, mask_of as mask_of, nodes_of as nodes_of  # the jump modules read them here
+
 Progress = Callable[[str], None]
 
 CHUNK = 12  # bits per lookup table in symmetry images and pagoda sums
@@ -24,22 +25,6 @@ class TimeUp(Exception):
 
 def bit(v: NodeId) -> Mask:
     return 1 << (v - 1)
-
-
-def mask_of(nodes: Iterable[NodeId]) -> Mask:
-    m = 0
-    for v in nodes:
-        m |= 1 << (v - 1)
-    return m
-
-
-def nodes_of(m: Mask) -> list[NodeId]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length())
-        m ^= low
-    return out
 
 
 def popcount(m: Mask) -> int:

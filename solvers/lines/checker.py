@@ -81,7 +81,7 @@ def checked_proof(cnf_text: str, proof_text: str) -> tuple[bool, str]:
 class _File:
     """The fields of a solution file, each read once with one error for a malformed one."""
 
-    def __init__(self, data: Mapping, board: Board) -> None:
+    def __init__(self, data: Mapping[str, Any], board: Board) -> None:
         if not isinstance(data, Mapping):
             raise SolutionError("solution: not a JSON object")
         self.var = file_variant(data)
@@ -110,7 +110,7 @@ class _File:
 
 
 # ---------------------------------------------------------------------------- the checker
-def check(data: Mapping, board: Board, base: Path | None = None) -> CheckReport:
+def check(data: Mapping[str, Any], board: Board, base: Path | None = None) -> CheckReport:
     """Check a line-puzzle solution: every field recomputed, confirmed or refused. ``base`` is
     the folder of the file (certificate files are named relative to it)."""
     f = _File(data, board)
@@ -182,7 +182,7 @@ def _listed_line_faults(board: Board, f: _File, counts: list[int]) -> list[str]:
     return faults
 
 
-def _check_unproven(data: Mapping, f: _File, own: Outcome, faults: list[str], notes: list[str]) -> None:
+def _check_unproven(data: Mapping[str, Any], f: _File, own: Outcome, faults: list[str], notes: list[str]) -> None:
     """The checker's own solve proved nothing in its time: the claims that need a proof are faults."""
     needs_proof = f.status in ("optimal", "infeasible") or any(
         k in data for k in ("optimal_answers", "certificate", "backends_agreeing", "answers_up_to_symmetry"))
@@ -193,7 +193,7 @@ def _check_unproven(data: Mapping, f: _File, own: Outcome, faults: list[str], no
         _check_bound(f.var, own, f.bound, faults, notes)
 
 
-def _check_proven(data: Mapping, board: Board, f: _File, own: Outcome, value: int, base: Path | None,
+def _check_proven(data: Mapping[str, Any], board: Board, f: _File, own: Outcome, value: int, base: Path | None,
                   faults: list[str], notes: list[str]) -> None:
     """The claims against the checker's proven optimum (or infeasibility): status, bound, each
     backend's record, the answer counts and the certificate."""
@@ -214,7 +214,7 @@ def _check_proven(data: Mapping, board: Board, f: _File, own: Outcome, value: in
         notes.append(f"the answer is in fact optimal: cp-sat proves the optimum is {opt}")
     if f.bound is not None:
         _check_bound(f.var, own, f.bound, faults, notes)
-    _check_backends(data, board, f, own, faults, notes)
+    _check_backends(data, board, f, faults, notes)
     if opt is not None:
         _check_answers(data, board, f, opt, faults, notes)
     _check_certificate(data, board, f, own, base, faults, notes)
@@ -258,8 +258,7 @@ def _check_bound(var: Variant, own: Outcome, bound: int, faults: list[str], note
                      f"{min(own.objective, own.bound)} and {max(own.objective, own.bound)}")
 
 
-def _check_backends(data: Mapping, board: Board, f: _File, own: Outcome, faults: list[str],
-                    notes: list[str]) -> None:
+def _check_backends(data: Mapping[str, Any], board: Board, f: _File, faults: list[str], notes: list[str]) -> None:
     """``backends_agreeing`` and each backend's own record (``"sat": {status, objective}``):
     every named backend is run by the checker and must end as claimed."""
     where = f.where
@@ -307,7 +306,8 @@ def _check_backends(data: Mapping, board: Board, f: _File, own: Outcome, faults:
                 faults.append(f"field '{name}.bound' is {record['bound']!r}, the proven optimum is {theirs.bound}")
 
 
-def _check_answers(data: Mapping, board: Board, f: _File, opt: int, faults: list[str], notes: list[str]) -> None:
+def _check_answers(data: Mapping[str, Any], board: Board, f: _File, opt: int, faults: list[str],
+                   notes: list[str]) -> None:
     where = f.where
     keys = ("optimal_answers", "optimal_answers_up_to_symmetry", "answers_up_to_symmetry",
             "optimal_answers_complete", "answer_count_backends_agreeing")
@@ -361,7 +361,7 @@ def _check_answers(data: Mapping, board: Board, f: _File, opt: int, faults: list
             notes.append(f"sat enumeration agrees: {by_sat.total} answers")
 
 
-def _check_certificate(data: Mapping, board: Board, f: _File, own: Outcome, base: Path | None,
+def _check_certificate(data: Mapping[str, Any], board: Board, f: _File, own: Outcome, base: Path | None,
                        faults: list[str], notes: list[str]) -> None:
     where = f.where
     cert_data: Any = data.get("certificate")

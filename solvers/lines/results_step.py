@@ -1,6 +1,6 @@
 """The line puzzles' part of ``make results``: every variant solved by both backends, its optima
 enumerated, the committed answer chosen canonically, the optimum certified, the written file
-checked by :func:`powertwo.solvers.lines.check.check`, and drawn.
+checked by :func:`powertwo.solvers.lines.checker.check`, and drawn.
 
 Nothing written depends on the run: the answer is the least answer of the least symmetry class
 (CP-SAT with several workers finds a different optimum from run to run), and timings go to the

@@ -1,4 +1,6 @@
-"""That's My Line solitaire (RULES.md section 5): the proven maximum, delivered as a legal game.
+"""That's My Line solitaire (RULES.md section 5): the proven maximum, delivered as a legal game;
+and That's My Line with a given result (``score``): a legal game that ends with it, or the proof
+that none does.
 
 :func:`solve` asks a model (:mod:`powertwo.models.thats_my_line`) for the final position of a legal game
 with the most stones, proves that no legal game ends with more (CP-SAT: status OPTIMAL; SAT:
@@ -8,8 +10,9 @@ referee (:mod:`powertwo.rules.thats_my_line`) before returning it. :func:`check`
 solution file that it can recompute: it replays the record, and re-proves the claimed bound.
 
 The work is split by job: :mod:`.game` (names, supply, the record through the referee),
-:mod:`.backends` (both backends), :mod:`.checker`, :mod:`.certificate` (the DRAT certificate of an
-optimum), :mod:`.drawing` and :mod:`.results_step` (the part of ``make results``). This module
+:mod:`.backends` (both backends), :mod:`.score` (the score question), :mod:`.checker`,
+:mod:`.certificate` (the DRAT certificate of an optimum or of a score no game reaches),
+:mod:`.drawing` and :mod:`.results_step` (the part of ``make results``). This module
 registers the puzzle and re-exports the names the tests and benchmarks use.
 """
 
@@ -19,16 +22,17 @@ from ..registry import Clicks, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, 
 from .certificate import certificate_cnf, certify_optimum, write_gzip
 from .checker import CHECK_TIME_LIMIT, FIELDS, STATUSES, bound_holds, check, max_record
 from .drawing import diagram
-from .game import BACKENDS, GAME, PUZZLE, SAT_SOLVER, legal_record, record_moves, replay, supply_of, supply_text, \
-    trivial_bound, unfinished
+from .game import BACKENDS, GAME, PUZZLE, SAT_SOLVER, answer_record, legal_record, record_moves, replay, supply_of, \
+    supply_text, trivial_bound, unfinished
 from .backends import optimal_splits, solve
 from .results_step import results
+from .score import Score, read_score
 
 __all__ = [
-    "BACKENDS", "CHECK_TIME_LIMIT", "FIELDS", "GAME", "PUZZLE", "SAT_SOLVER", "STATUSES", "bound_holds",
+    "BACKENDS", "CHECK_TIME_LIMIT", "FIELDS", "GAME", "PUZZLE", "SAT_SOLVER", "STATUSES", "Score", "bound_holds",
     "certificate_cnf", "certify_optimum", "check", "diagram", "legal_record", "max_record", "optimal_splits",
-    "record_moves", "replay", "results", "solve", "supply_of", "supply_text", "trivial_bound", "unfinished",
-    "write_gzip",
+    "read_score", "record_moves", "replay", "results", "solve", "supply_of", "supply_text", "trivial_bound",
+    "unfinished", "write_gzip",
 ]
 
 
@@ -39,10 +43,11 @@ register_puzzle(Puzzle(
     check=check,
     diagram=diagram,
     results=results,
-    options=("backend", "time_limit", "stones", "symmetry"),
+    options=("backend", "time_limit", "stones", "symmetry", "score", "proof"),
     order=30,
     reads_files=True,
     draw_options=("names",),
+    record=answer_record,
     page=PuzzlePage(
         goal="play both sides of a legal game that ends with as many stones as possible",
         clicks=Clicks("alternate", "click a node to place the next stone, Light and Dark in turn; a side that "
@@ -57,6 +62,7 @@ register_puzzle(Puzzle(
             SolveOption("stones", "stones per side", "int", 16, minimum=0, maximum=999_999_999, unit="stones",
                         words=("unlimited",)),
             SolveOption("symmetry", "symmetry breaking", "bool", True),
+            SolveOption("score", "a game that ends Light:Dark (e.g. 19:16; empty: the most stones)", "text", None),
         ),
     ),
 ))

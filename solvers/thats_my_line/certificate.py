@@ -1,5 +1,6 @@
-"""The DRAT certificate of a That's My Line optimum ("no legal game ends with one stone more") and
-the check of a solution file's certificate fields."""
+"""The DRAT certificates of That's My Line: of an optimum ("no legal game ends with one stone
+more") and of a score no game reaches ("no legal game ends L to D"), and the check of a solution
+file's certificate fields."""
 
 from __future__ import annotations
 
@@ -14,32 +15,47 @@ from ..certify import check as check_drat
 from ..fields import bool_field, int_field, known_fields, sibling_file
 from ..registry import SolutionError, require
 from .game import PUZZLE, supply_text
+from .score import Score
 
-def _certificate_clauses(board: Board, supply: Supply, optimum: int) -> tuple[str, list[list[int]], list[str], int]:
-    """The claim "no legal game ends with ``optimum + 1`` stones", its clauses (the SAT encoding
-    without symmetry breaking plus the unit clause "at least optimum + 1 stones"), the DIMACS
+Claim = int | Score
+"""What a certificate refutes: an ``int`` is an optimum (no legal game ends with one stone more),
+a :class:`Score` a result (no legal game ends with it)."""
+
+
+def _certificate_clauses(board: Board, supply: Supply, claim: Claim) -> tuple[str, list[list[int]], list[str], int]:
+    """The claim in words, its clauses (the SAT encoding without symmetry breaking plus unit
+    clauses: "at least optimum + 1 stones", or "exactly L Light and D Dark stones"), the DIMACS
     comments and the top variable."""
     sm = sat_model(board, supply, symmetry=False)
-    claim = (f"no legal That's My Line game on board {board.name} ({supply_text(supply)} stones per side) "
-             f"ends with {optimum + 1} stones")
-    if optimum + 1 > len(sm.at_least):
-        raise SolutionError(f"{PUZZLE}: {optimum + 1} stones do not fit on board {board.name}")
-    clauses = [list(c) for c in sm.clauses] + [[sm.at_least[optimum]]]
-    comments = [f"powertwo certificate: {claim}", "the CNF is UNSAT (no symmetry-breaking clauses)"]
-    return claim, clauses, comments, sm.vpool.top
+    head = f"no legal That's My Line game on board {board.name} ({supply_text(supply)} stones per side) ends with "
+    if isinstance(claim, Score):
+        try:
+            units = [[lit] for lit in sm.score_literals(claim.pair)]
+        except ValueError as exc:
+            raise SolutionError(f"{PUZZLE}: {exc}") from None
+        text = head + f"Light {claim.light} and Dark {claim.dark} stones"
+    else:
+        if claim + 1 > len(sm.at_least):
+            raise SolutionError(f"{PUZZLE}: {claim + 1} stones do not fit on board {board.name}")
+        units = [[sm.at_least[claim]]]
+        text = head + f"{claim + 1} stones"
+    clauses = [list(c) for c in sm.clauses] + units
+    comments = [f"powertwo certificate: {text}", "the CNF is UNSAT (no symmetry-breaking clauses)"]
+    return text, clauses, comments, sm.vpool.top
 
 
-def certificate_cnf(board: Board, supply: Supply, optimum: int) -> tuple[str, str]:
-    """The claim the optimum needs proved and its CNF in DIMACS."""
-    claim, clauses, comments, top = _certificate_clauses(board, supply, optimum)
-    return claim, dimacs(clauses, comments, top)
+def certificate_cnf(board: Board, supply: Supply, claim: Claim) -> tuple[str, str]:
+    """The claim an optimum or an unreachable score needs proved, in words, and its CNF in DIMACS."""
+    text, clauses, comments, top = _certificate_clauses(board, supply, claim)
+    return text, dimacs(clauses, comments, top)
 
 
-def certify_optimum(board: Board, supply: Supply, optimum: int, engine: str = "auto") -> Certificate:
-    """The DRAT certificate of :func:`certificate_cnf`'s claim, refuted by CaDiCaL and checked by
-    dratify (``engine``: see :func:`powertwo.solvers.certify.check`)."""
-    claim, clauses, comments, top = _certificate_clauses(board, supply, optimum)
-    return certify_unsat(clauses, claim, comments, top=top, engine=engine)
+def certify_optimum(board: Board, supply: Supply, claim: Claim, engine: str = "auto") -> Certificate:
+    """The DRAT certificate of :func:`certificate_cnf`'s claim (an optimum, or a score no game
+    reaches), refuted by CaDiCaL and checked by dratify (``engine``: see
+    :func:`powertwo.solvers.certify.check`)."""
+    text, clauses, comments, top = _certificate_clauses(board, supply, claim)
+    return certify_unsat(clauses, text, comments, top=top, engine=engine)
 
 
 
@@ -52,10 +68,11 @@ def _read_gzip(path: Path, where: str, field: str) -> str:
         raise SolutionError(f"{where}: field '{field}': {path.name} is not a gzipped text file ({err})") from None
 
 
-def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int | None, base: Path | None,
+def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: Claim | None, base: Path | None,
                       faults: list[str], notes: list[str]) -> None:
     """The fields ``certified`` and ``certificate``: the named CNF must be this tool's encoding of
-    the claim the optimum needs, and dratify must accept the named proof of it."""
+    the claim the file's proven optimum (or its unreachable score) needs, and dratify must accept
+    the named proof of it."""
     where = PUZZLE
     certified = bool_field(data, "certified", where, default=False)
     if "certificate" not in data:
@@ -73,12 +90,13 @@ def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int 
     proof_path = sibling_file(base, require(cert, "proof", str, cw), where, "certificate.proof")
     if not certified:
         faults.append("gives a certificate, but field 'certified' is not true")
+    needs = "the unreachable score" if isinstance(optimum, Score) else "the optimum"
     if optimum is None:
-        faults.append("gives a certificate, but the file proves no optimum")
+        faults.append("gives a certificate, but the file proves no optimum and no unreachable score")
         return
     own_claim, own_cnf = certificate_cnf(board, supply, optimum)
     before = len(faults)
-    faults += statement_faults(cert, claim, verdict, own_claim, "the optimum")
+    faults += statement_faults(cert, claim, verdict, own_claim, needs)
     if _read_gzip(cnf_path, where, "certificate.cnf") != own_cnf:
         faults.append(f"certificate.cnf {cert['cnf']!r} is not the CNF of the claim")
     if cert.get("cnf_sha256", sha256(own_cnf)) != sha256(own_cnf):
@@ -98,6 +116,19 @@ def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: int 
         notes.append(f"certificate verified by {checker_name()}: {own_claim}")
     else:
         faults.append(f"certificate.proof {cert['proof']!r} does not refute the claim's CNF: {said}")
+
+
+def write_certificate(board: Board, supply: Supply, claim: Claim, cnf: Path, proof: Path) -> tuple[Certificate, dict]:
+    """Certify ``claim`` (:func:`certify_optimum`), write its CNF and proof to ``cnf`` and ``proof``
+    (deterministic gzip), and give the fields ``certified`` and ``certificate`` that name them (no
+    timings: those belong to the run). A proof dratify rejects is a :class:`SolutionError`."""
+    cert = certify_optimum(board, supply, claim)
+    if not cert.verified:
+        raise SolutionError(f"{PUZZLE}: the DRAT proof of {cert.claim!r} was rejected: {cert.verdict}")
+    write_gzip(cnf, cert.cnf)
+    write_gzip(proof, cert.proof)
+    summary = {k: v for k, v in cert.summary().items() if not k.endswith("seconds")}
+    return cert, {"certified": True, "certificate": summary | {"cnf": cnf.name, "proof": proof.name}}
 
 
 def write_gzip(path: Path, text: str) -> None:

@@ -1,6 +1,8 @@
 """Checking a That's My Line solution file: it trusts nothing it can recompute. It replays the
 record through the referee, compares every field with the replay, and re-proves the claimed bound
-(and with it the optimum, the Light/Dark splits and each backend's reported result)."""
+(and with it the optimum, the Light/Dark splits and each backend's reported result). A file that
+answers a score question (field ``score``) is a game that must end with that score, or a claim
+that none does, re-proven by SAT and by its certificate."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ..satcall import Budget, sat_call
 from .backends import optimal_splits
 from .certificate import check_certificate
 from .game import BACKENDS, PUZZLE, SAT_SOLVER, replay, supply_of, trivial_bound, unfinished
+from .score import Score, fitting_score
 
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker spends re-proving a claimed bound before it gives up (and says so)."""
@@ -32,8 +35,13 @@ FIELDS = frozenset({
 })
 """Every field a solution file may have. ``seconds``, ``symmetry`` and ``stopped`` say how the run
 went and are taken as given; every other field is recomputed or re-proved (or the file refused)."""
+SCORE_FIELDS = (FIELDS - {"objective", "bound", "optimal_splits", "proofs", "calls"}) | {"score"}
+"""The fields of a file that answers a score question (no optimum: nothing is maximised)."""
 STATUSES = ("optimal", "feasible", "infeasible", "unknown")
-SOLVER_STATUSES = {"optimal": "OPTIMAL", "feasible": "FEASIBLE", "infeasible": "INFEASIBLE", "unknown": "UNKNOWN"}
+SOLVER_STATUSES = {"optimal": ("OPTIMAL",), "feasible": ("FEASIBLE",), "infeasible": ("INFEASIBLE",),
+                   "unknown": ("UNKNOWN",)}
+SCORE_SOLVER_STATUSES = SOLVER_STATUSES | {"feasible": ("OPTIMAL", "FEASIBLE")}
+"""CP-SAT's words for a score question's status: a model without an objective is OPTIMAL once solved."""
 
 
 def max_record(board: Board) -> int:
@@ -67,7 +75,7 @@ def _splits(board: Board, supply: Supply, optimum: int) -> tuple[tuple[int, int]
     return tuple(optimal_splits(board, supply, optimum))
 
 
-def _first_pass(game: Any, states: list, moves: list[str]) -> str | None:
+def _first_pass(states: list[Any], moves: list[str]) -> str | None:
     for state, text in zip(states, moves, strict=False):
         if text.strip().lower() == "pass":
             return "light" if state.to_move == LIGHT else "dark"
@@ -86,35 +94,45 @@ class _Claims:
     bound: int | None
     light: list[int] | None
     dark: list[int] | None
+    score: Score | None = None
 
     @classmethod
-    def read(cls, data: Mapping, board: Board) -> _Claims:
+    def read(cls, data: Mapping[str, Any], board: Board) -> _Claims:
         where = PUZZLE
         if not isinstance(data, Mapping):
             raise SolutionError(f"{where}: not a JSON object")
-        known_fields(data, FIELDS, where)
+        asks_score = "score" in data
+        known_fields(data, SCORE_FIELDS if asks_score else FIELDS, where)
         supply = supply_of(require(data, "stones", (int, str), where))
-        moves = require(data, "record", list, where)
+        score = fitting_score(data["score"], board, supply, "field 'score'") if asks_score else None
+        status = choice_field(data, "status", STATUSES, where, required=asks_score)
+        moves = require(data, "record", list, where) if "record" in data or status == "feasible" or not asks_score \
+            else []
         if len(moves) > max_record(board):
             raise SolutionError(f"{where}: field 'record' has {len(moves)} moves, no game on board {board.name} "
                                 f"has more than {max_record(board)}")
         if not all(isinstance(m, str) and len(m) <= 40 for m in moves):
             raise SolutionError(f"{where}: field 'record' must be a list of move strings")
-        status = choice_field(data, "status", STATUSES, where, required=False)
+        if asks_score and status == "optimal":
+            raise SolutionError(f"{where}: field 'status' is 'optimal', but a score question has no optimum "
+                                "(feasible, infeasible or unknown)")
         choice_field(data, "backend", BACKENDS, where, required=False)
         bool_field(data, "symmetry", where)
-        objective = int_field(data, "objective", where, required=status in ("optimal", "feasible") or "light" in data)
+        objective = int_field(data, "objective", where,
+                              required=not asks_score and (status in ("optimal", "feasible") or "light" in data))
         return cls(supply, moves, status, objective, int_field(data, "bound", where, required=False),
                    node_list(data, "light", board, where) if "light" in data else None,
-                   node_list(data, "dark", board, where) if "dark" in data else None)
+                   node_list(data, "dark", board, where) if "dark" in data else None, score)
 
 
-def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
+def check(data: Mapping[str, Any], board: Board, *, prove_bound: bool = True, base: Path | None = None) -> CheckReport:
     """Check a solution file: replay its record, compare every field with the replay, re-prove
     the claimed bound (and with it the optimum, the Light/Dark splits and each backend's
     reported result). Each fault names the move or field it concerns; an unknown or malformed
     field is a :class:`SolutionError` naming it."""
     claims = _Claims.read(data, board)
+    if claims.score is not None:
+        return _check_score(data, board, claims, prove_bound, base)
     faults: list[str] = []
     notes: list[str] = []
     game, states, fault = replay(board, claims.supply, claims.moves)
@@ -144,7 +162,65 @@ def check(data: Mapping, board: Board, *, prove_bound: bool = True, base: Path |
     return CheckReport(tuple(faults), tuple(notes), summary)
 
 
-def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, faults: list[str],
+def _check_score(data: Mapping[str, Any], board: Board, claims: _Claims, prove: bool, base: Path | None) -> CheckReport:
+    """A file that answers "does a legal game end L to D?": a record that the referee replays to a
+    finished game with exactly that score (status feasible), or the claim that none exists
+    (status infeasible: re-proven by SAT, and its certificate re-checked when it gives one)."""
+    score = claims.score
+    assert score is not None
+    faults: list[str] = []
+    notes: list[str] = []
+    game, states, fault = replay(board, claims.supply, claims.moves)
+    end = states[-1]
+    if fault:
+        faults.append(fault)
+    elif claims.status == "feasible":
+        _check_replay(data, claims, game, states, faults, notes)
+    faults += _claim_faults(data, claims)
+    ends = Score(len(end.light), len(end.dark))
+    if claims.status == "feasible" and not fault and ends != score:
+        faults.append(f"claimed score {score.text}, but the game ends {ends.text} after move {len(claims.moves)}")
+    proven = None
+    if claims.status == "infeasible" and prove and not faults:
+        reached = score_reachable(board, claims.supply, score)
+        if reached is None:
+            faults.append(f"cannot confirm that no legal game ends {score.text}: not re-proven within "
+                          f"{CHECK_TIME_LIMIT:.0f} s")
+        elif reached:
+            faults.append(f"claims that no legal game ends {score.text}, but sat finds one")
+        else:
+            notes.append(f"re-proven by sat: no legal game ends {score.text}")
+            proven = score
+    if prove and not fault:
+        check_certificate(data, board, claims.supply, proven, base, faults, notes)
+    summary = ""
+    if not faults and claims.status == "feasible":
+        summary = (f"a legal finished game of {len(claims.moves)} moves that ends {score.text} (Light {score.light}, "
+                   f"Dark {score.dark}): {game.outcome(end).reason}")
+    elif not faults and proven is not None:
+        summary = f"no legal game ends {score.text} (re-proven by sat" + ("; DRAT certificate verified)"
+                                                                         if "certificate" in data else ")")
+    elif not faults:
+        summary = f"status {claims.status}: nothing claimed about {score.text}"
+    return CheckReport(tuple(faults), tuple(notes), summary)
+
+
+def score_reachable(board: Board, supply: Supply, score: Score, time_limit: float = CHECK_TIME_LIMIT) -> bool | None:
+    """Whether a legal game ends with ``score`` (SAT, symmetry breaking on); ``None`` when the
+    time limit runs out."""
+    return _score_reachable(board, supply, score, time_limit)
+
+
+@lru_cache(maxsize=32)
+def _score_reachable(board: Board, supply: Supply, score: Score, time_limit: float) -> bool | None:
+    from pysat.solvers import Solver
+
+    sm = sat_model(board, supply, symmetry=True)
+    with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
+        return sat_call(solver, sm.score_literals(score.pair), Budget.seconds(time_limit))
+
+
+def _check_replay(data: Mapping[str, Any], claims: _Claims, game: Any, states: list[Any], faults: list[str],
                   notes: list[str]) -> None:
     """A record the referee accepts: the game must be over, and every field must say what the
     replay shows (stones, counts, passes, the first pass, the outcome)."""
@@ -173,7 +249,7 @@ def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, fault
         claimed = data["first_pass"]
         if claimed not in (None, "light", "dark"):
             raise SolutionError(f"{where}: field 'first_pass' must be \"light\", \"dark\" or null")
-        real_first = _first_pass(game, states, moves)
+        real_first = _first_pass(states, moves)
         if claimed != real_first:
             faults.append(f"field 'first_pass' is {claimed}, the record's first pass is "
                           f"{'by ' + real_first if real_first else 'none'}")
@@ -185,7 +261,7 @@ def _check_replay(data: Mapping, claims: _Claims, game: Any, states: list, fault
                           f"{outcome.reason if outcome else 'it is not over'!r}")
 
 
-def _claim_faults(data: Mapping, claims: _Claims) -> list[str]:
+def _claim_faults(data: Mapping[str, Any], claims: _Claims) -> list[str]:
     """The status, the solver's words, the bound and the objective against each other."""
     where, status, bound, objective = PUZZLE, claims.status, claims.bound, claims.objective
     faults = []
@@ -193,7 +269,8 @@ def _claim_faults(data: Mapping, claims: _Claims) -> list[str]:
         faults.append(f"claims status {status}, but gives a game record")
     if "solver_status" in data:
         said = require(data, "solver_status", str, where)
-        if status is not None and said != SOLVER_STATUSES[status]:
+        words = SOLVER_STATUSES if claims.score is None else SCORE_SOLVER_STATUSES
+        if status is not None and said not in words[status]:
             faults.append(f"field 'solver_status' {said[:40]!r} contradicts status {status}")
     if "sat_solver" in data and require(data, "sat_solver", str, where) != SAT_SOLVER:
         faults.append(f"field 'sat_solver' {str(data['sat_solver'])[:40]!r}: the SAT backend runs {SAT_SOLVER}")
@@ -228,7 +305,7 @@ def _proven_optimum(board: Board, claims: _Claims, faults: list[str], notes: lis
     return bound
 
 
-def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, faults: list[str],
+def _check_proven(data: Mapping[str, Any], board: Board, supply: Supply, optimum: int, faults: list[str],
                   notes: list[str]) -> None:
     """The fields that follow from the proven optimum: splits, each backend's result, SAT calls."""
     where = PUZZLE
@@ -264,7 +341,7 @@ def _check_proven(data: Mapping, board: Board, supply: Supply, optimum: int, fau
                          f"{optimum} (their runs are not repeated)")
 
 
-def _check_calls(data: Mapping, board: Board, supply: Supply, total: int, faults: list[str]) -> None:
+def _check_calls(data: Mapping[str, Any], board: Board, supply: Supply, total: int, faults: list[str]) -> None:
     """The SAT backend's calls: "sat" for "at least k stones" is confirmed by the file's own game
     (k <= its stones) or refuted by a proof; "unsat" is re-proved."""
     where = PUZZLE

@@ -9,6 +9,7 @@ from powertwo.models.thats_my_line import DARK, LIGHT
 
 from ..registry import SolutionError, require
 from .game import PUZZLE, replay, supply_of, supply_text
+from .score import read_score
 
 def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     """The final position, each stone numbered in placing order (the legend says so: the
@@ -18,7 +19,8 @@ def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     from powertwo.boards.draw import figure
 
     supply = supply_of(require(data, "stones", (int, str), PUZZLE))
-    moves = require(data, "record", list, PUZZLE)
+    score = read_score(data["score"], "field 'score'") if "score" in data else None
+    moves = require(data, "record", list, PUZZLE) if "record" in data or score is None else []
     game, states, fault = replay(board, supply, [str(m) for m in moves])
     if fault:
         raise SolutionError(f"{PUZZLE}: cannot draw the record: {fault}")
@@ -30,6 +32,12 @@ def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     end = states[-1]
     title = (f"That's My Line solitaire ({supply_text(supply)} stones per side): {len(order)} stones, "
              f"Light {len(end.light)}, Dark {len(end.dark)}")
+    if score is not None:
+        head = f"That's My Line ({supply_text(supply)} stones per side)"
+        title = (f"{head}: a legal game that ends {score.text}, {score.winner() or 'nobody'} wins"
+                 if data.get("status") == "feasible"
+                 else f"{head}: no legal game ends {score.text}" if data.get("status") == "infeasible"
+                 else f"{head}: no game found that ends {score.text} (status {data.get('status')})")
     legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)"}
     return figure(board, stones=stones, title=title, names=names, legend=legend)
 

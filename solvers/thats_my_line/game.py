@@ -3,7 +3,7 @@ through the That's My Line referee (:mod:`powertwo.rules.thats_my_line`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from powertwo.boards import Board
 from powertwo.models.thats_my_line import DARK, LIGHT, FinalPosition, Supply
@@ -69,6 +69,24 @@ def unfinished(game, state) -> str | None:
             shown = ", ".join(game.board.label(v) for v in nodes[:6]) + (", ..." if len(nodes) > 6 else "")
             able.append(f"{game.player_name(player)} can still place on {shown}")
     return "; ".join(able)
+
+
+def answer_record(data: Mapping) -> dict:
+    """The game record an answer file holds: its board, its supply as the game's option ``stones``
+    and its ``record`` as the moves (the referee judges it, as ``powertwo validate`` does)."""
+    record = {"game": GAME, "options": {"stones": data.get("stones", 16)}, "moves": data.get("record", [])}
+    return record | {key: data[key] for key in ("board", "board_fingerprint") if key in data}
+
+
+def game_fields(board: Board, supply: Supply, final: FinalPosition) -> dict[str, Any]:
+    """A result's fields of the game of ``final`` (its record replayed by the referee)."""
+    moves, outcome = legal_record(board, supply, final)
+    return {
+        "light": sorted(final.light), "dark": sorted(final.dark),
+        "light_count": len(final.light), "dark_count": len(final.dark),
+        "first_pass": None if final.first_pass is None else ("light", "dark")[final.first_pass],
+        "record": moves, "passes": moves.count("pass"), "outcome": outcome,
+    }
 
 
 def legal_record(board: Board, supply: Supply, final: FinalPosition) -> tuple[list[str], str]:

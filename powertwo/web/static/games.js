@@ -79,7 +79,7 @@ async function restore(link) {
   }
   if (saved && meta.games.some((g) => g.name === saved.game)) {
     try {
-      setGame(saved.game, saved.start);
+      setGame(saved.game, saved.start, saved.options);
       games.line = saved.line || [];
       games.cursor = Math.min(saved.cursor ?? games.line.length, games.line.length);
       games.resigned = saved.resigned || null;
@@ -105,9 +105,9 @@ function linkError(text, rec) {
 }
 
 function save() {
-  store.set("games", { game: games.game.name, start: games.start, line: games.line, cursor: games.cursor,
-    mode: $("game-mode").value, seconds: Number($("game-seconds").value), resigned: games.resigned,
-    analysis: $("game-analysis-on").checked });
+  store.set("games", { game: games.game.name, start: games.start, options: games.options, line: games.line,
+    cursor: games.cursor, mode: $("game-mode").value, seconds: Number($("game-seconds").value),
+    resigned: games.resigned, analysis: $("game-analysis-on").checked });
 }
 
 function record(upto) {
@@ -137,16 +137,60 @@ function bump() {
   return () => epoch === games.epoch;
 }
 
-function setGame(name, start = null) {
+// A record's custom start (custom:L,L/D,D) joins the named starts in the list.
+function setGame(name, start = null, options = undefined) {
   games.game = meta.games.find((g) => g.name === name);
   $("game-select").value = name;
-  fill($("game-start"), games.game.starts.map((s) => [s, s]));
-  games.start = start && games.game.starts.includes(start) ? start : games.game.default_start;
+  const starts = [...games.game.starts];
+  if (start && start.startsWith("custom:") && !starts.includes(start)) starts.push(start);
+  fill($("game-start"), starts.map((s) => [s, s]));
+  games.start = start && starts.includes(start) ? start : games.game.default_start;
   $("game-start").value = games.start;
   $("game-notation").textContent = `Notation: ${games.game.notation}.`;
   $("game-rules-title").textContent = games.game.title;
   $("game-rules-text").textContent = games.game.rules;
-  games.options = undefined;
+  games.options = options && Object.keys(options).length ? options : undefined;
+  optionControls(games.options || {});
+}
+
+// The game's rule options from their one declaration (GET /api/meta): a checkbox for a yes/no
+// option, a list for other choices, a text field otherwise; a change starts a new game.
+function optionControls(chosen) {
+  $("game-options").replaceChildren(...games.game.options.map((o) => {
+    const value = o.name in chosen ? chosen[o.name] : o.default;
+    let input;
+    if (typeof o.default === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!value;
+    } else if (o.choices) {
+      input = document.createElement("select");
+      fill(input, o.choices.map((c, k) => [String(k), String(c)]));
+      input.value = String(Math.max(0, o.choices.indexOf(value)));
+    } else {
+      input = document.createElement("input");
+      input.size = 10;
+      input.value = String(value);
+    }
+    input.dataset.option = o.name;
+    input.title = o.help;
+    input.addEventListener("change", () => { games.options = chosenOptions(); newGame(); });
+    const label = document.createElement("label");
+    label.append(`${o.name.replaceAll("_", " ")} `, input);
+    return label;
+  }));
+}
+
+// The options that differ from their defaults (undefined when none: the record then names none).
+function chosenOptions() {
+  const out = {};
+  for (const o of games.game.options) {
+    const input = $("game-options").querySelector(`[data-option="${o.name}"]`);
+    const value = input.type === "checkbox" ? input.checked
+      : o.choices ? o.choices[Number(input.value)] : input.value.trim();
+    if (String(value) !== String(o.default)) out[o.name] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 async function switchGame(name) {
@@ -183,8 +227,7 @@ async function loadRecord(rec) {
   if (!meta.games.some((g) => g.name === rec.game)) throw new Error(`unknown game ${rec.game}`);
   const v = await api("/api/game", { game: rec.game, start: rec.start, options: rec.options, moves: rec.moves || [] },
     { guard });
-  setGame(rec.game, rec.start);
-  games.options = rec.options;
+  setGame(rec.game, rec.start, rec.options);
   games.line = [...(rec.moves || [])];
   games.cursor = games.line.length;
   games.resigned = null;

@@ -234,7 +234,7 @@ function solveOptions() {
   const out = {};
   for (const input of $("solve-options").querySelectorAll("[data-option]")) {
     const kind = input.dataset.kind, text = input.value.trim();
-    out[input.dataset.option] = kind === "bool" ? input.checked : kind === "choice" || isNaN(Number(text)) ? text
+    out[input.dataset.option] = kind === "bool" ? input.checked : kind === "choice" || kind === "text" || isNaN(Number(text)) ? text
       : Number(text);
   }
   return out;

@@ -9,15 +9,15 @@ walk (:func:`~.walk._run`) runs in one of three modes (:mod:`.modes`):
   tries the last jumper's chain first. Exhausting it proves the position unsolvable; every
   position it exhausts is stored in the *dead table* (canonical position -> no finish at any cost).
 * :data:`~.modes.ANY_NODE_ORDER` (2): the same search for any finish, every stone in node order
-  (the second order of the portfolio of :meth:`~.search.KernelSearch.search`).
+  (the second order of the portfolio of :meth:`~.machine.KernelMachine.search`).
 * :data:`~.modes.WITHIN_BUDGET` (1): "is a finish within ``budget`` moves?" -- iterative deepening
   on the budget. The *transposition table* maps (canonical position, image of the last jumper's
   node under the same symmetry) to the largest budget proven insufficient; entries stay valid
   across iterations.
 
 Shorter answers (upper bounds) come from a beam search on whole moves whose probes are short
-searches of both kinds (:meth:`~.search.KernelSearch.beam`), and from branch and bound (the budgeted
-mode with the budget one below the best found).
+searches of both kinds (:mod:`.beam`), and from branch and bound (the budgeted mode with the budget
+one below the best found).
 
 Prunings (all modes unless said): a single stone must stand on a target node; pagoda functions (one
 per target, at most 4 targets: when every target's pagoda sum fell below its value at the target,
@@ -34,23 +34,28 @@ jumps that remove the movers. Symmetric positions share entries only under the s
 the target set onto itself.
 
 The walk keeps its stack in arrays (the frame columns of :mod:`.frames`), so it runs in slices of a
-fixed number of positions and resumes where it stopped: the driver (:class:`~.search.KernelSearch`)
-checks the time, reports progress and grows the hash tables between slices. The tables
+fixed number of positions and resumes where it stopped: the machine (:class:`~.machine.KernelMachine`)
+checks the time, reports progress and grows the hash tables between slices, and the strategies
+(:class:`~.search.KernelSearch`) decide which searches it runs. The walk takes its arrays as three
+named groups (:mod:`.groups`): the read-only tables, the hash tables, the walk's own frames. The tables
 (:mod:`.hashing`) are open-addressing arrays of a power-of-two size that doubles while the load
 passes one half, up to the memory option; a full table overwrites an entry (both tables are caches:
 a lost entry costs time, never correctness). The parity tests' work space is laid out in one place,
 :mod:`.workspace`.
 
 Modules: :mod:`.tuning` (tuning constants, result codes), :mod:`.modes`, :mod:`.frames`,
-:mod:`.hashing`, :mod:`.workspace`, :mod:`.leaves`, :mod:`.finishes`, :mod:`.walk` (the compiled
-walk), :mod:`.moves` (whole moves, perft), :mod:`.search` (the driver). The tables come from
+:mod:`.groups` (the argument groups and counters), :mod:`.hashing`, :mod:`.workspace`, :mod:`.leaves`,
+:mod:`.finishes`, :mod:`.walk` (the compiled walk), :mod:`.moves` (whole moves, perft),
+:mod:`.machine` (tables, walks, slices, ticks, table growth, one search), :mod:`.beam` (the beam
+search on whole moves) and :mod:`.search` (the strategies: first finish, bounds, deepening). The tables come from
 :mod:`powertwo.solvers.jump.tables` and :mod:`powertwo.solvers.jump.invariants`.
 """
 
 from __future__ import annotations
 
+from .machine import KernelMachine, Walk, chains
 from .moves import MoveGenerator, jump_arrays
-from .search import KernelResult, KernelSearch, Walk, chains
+from .search import KernelResult, KernelSearch
 from .tuning import (
     DEFAULT_MEMORY_MB,
     DEFAULT_PERIMETER,
@@ -65,5 +70,6 @@ from .tuning import (
 
 __all__ = [
     "DEFAULT_MEMORY_MB", "DEFAULT_PERIMETER", "EXHAUSTED", "FIRST_NODES", "FIRST_STEP", "FOUND", "HALTED",
-    "KERNEL_LOADING", "PAUSED", "KernelResult", "KernelSearch", "MoveGenerator", "Walk", "chains", "jump_arrays",
+    "KERNEL_LOADING", "PAUSED", "KernelMachine", "KernelResult", "KernelSearch", "MoveGenerator", "Walk", "chains",
+    "jump_arrays",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .groups import DEAD_ENTRIES, TT_ENTRIES
 from .tuning import PROBES
 
 _HASH = np.uint64(0x9E3779B97F4A7C15)
@@ -93,7 +94,7 @@ def _tt_get(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int) -> int:
 
 
 @njit(cache=True)
-def _tt_put(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int, val: int, stats: np.ndarray) -> None:
+def _tt_put(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int, val: int, counts: np.ndarray) -> None:
     mask = tk.shape[0] - 1
     i = _slot(key, last, mask)
     want = _tt_entry(key, last, 0)
@@ -108,7 +109,7 @@ def _tt_put(tk: np.ndarray, td: np.ndarray, key: np.uint64, last: int, val: int,
         if k == _U0:
             tk[i] = key
             td[i] = want | np.uint64(val)
-            stats[1] += 1
+            counts[TT_ENTRIES] += 1
             return
         if e & _U255 < td[victim] & _U255:
             victim = i
@@ -132,7 +133,7 @@ def _dead_has(dk: np.ndarray, key: np.uint64) -> bool:
 
 
 @njit(cache=True)
-def _dead_put(dk: np.ndarray, key: np.uint64, stats: np.ndarray) -> None:
+def _dead_put(dk: np.ndarray, key: np.uint64, counts: np.ndarray) -> None:
     mask = dk.shape[0] - 1
     i = _slot(key, -1, mask)
     first = i
@@ -142,7 +143,7 @@ def _dead_put(dk: np.ndarray, key: np.uint64, stats: np.ndarray) -> None:
             return
         if k == _U0:
             dk[i] = key
-            stats[2] += 1
+            counts[DEAD_ENTRIES] += 1
             return
         i = (i + 1) & mask
     dk[first] = key
@@ -247,20 +248,20 @@ def _build_perimeter(goals: np.ndarray, max_stones: int, limit: int, pk: np.ndar
 
 
 @njit(cache=True)
-def _rehash_tt(tk: np.ndarray, td: np.ndarray, nk: np.ndarray, nd: np.ndarray, stats: np.ndarray) -> None:
-    stats[1] = 0
+def _rehash_tt(tk: np.ndarray, td: np.ndarray, nk: np.ndarray, nd: np.ndarray, counts: np.ndarray) -> None:
+    counts[TT_ENTRIES] = 0
     for i in range(tk.shape[0]):
         e = td[i]
         if tk[i] != _U0 and e & ~_U255 == _tt_entry(tk[i], int((e >> _U8) & _U255) - 1, 0):
-            _tt_put(nk, nd, tk[i], int((e >> _U8) & _U255) - 1, int(e & _U255), stats)
+            _tt_put(nk, nd, tk[i], int((e >> _U8) & _U255) - 1, int(e & _U255), counts)
 
 
 @njit(cache=True)
-def _rehash_dead(dk: np.ndarray, nk: np.ndarray, stats: np.ndarray) -> None:
-    stats[2] = 0
+def _rehash_dead(dk: np.ndarray, nk: np.ndarray, counts: np.ndarray) -> None:
+    counts[DEAD_ENTRIES] = 0
     for i in range(dk.shape[0]):
         if dk[i] != _U0:
-            _dead_put(nk, dk[i], stats)
+            _dead_put(nk, dk[i], counts)
 
 
 @njit(cache=True)

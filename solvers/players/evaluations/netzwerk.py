@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkState
+from powertwo.rules.netzwerk import NetTurn, Netzwerk, NetzwerkGeometry, NetzwerkState, Nodes
 
 PLAYOUT_PLIES = 0
 SCALE = 3.0
@@ -25,39 +25,40 @@ NEAR = 0.3
 def evaluate(game: Netzwerk, state: NetzwerkState, player: int) -> float:
     """Per piece: three, the ranks advanced and two on the goal row; per piece short of the goal row
     the energy by it (:func:`energy_weights`); own minus the opponent's."""
+    xy, nearness = game.geometry.field_xy, _nearness(game.geometry)
+
     def side(p: int) -> float:
         goal, home = game.home_rank(1 - p), game.home_rank(p)
-        score = sum(3 + abs(game._xy[f][1] - home) + (2 if game._xy[f][1] == goal else 0) for f in state.pieces[p])
-        nearness = _nearness(game)
-        return score + sum(nearness[f][q] for f in state.pieces[p] if game._xy[f][1] != goal for q in state.energy)
+        score = sum(3 + abs(xy[f][1] - home) + (2 if xy[f][1] == goal else 0) for f in state.pieces[p])
+        return score + sum(nearness[f][q] for f in state.pieces[p] if xy[f][1] != goal for q in state.energy)
     return side(player) - side(1 - player)
 
 
-def energy_weights(game: Netzwerk, own: frozenset, opp: frozenset, me: int) -> list[float]:
+def energy_weights(game: Netzwerk, own: Nodes, opp: Nodes, me: int) -> list[float]:
     """The worth of an energy stone on each point (by bit index) to ``me``: its nearness to the own
     pieces short of the goal row, less one per opponent piece it touches (it would feed that piece)."""
-    goal, nearness, bit = game.home_rank(1 - me), _nearness(game), game._bit
-    weight = [0.0] * len(game.points)
-    for q in game.points:
-        k = bit[q].bit_length() - 1
-        weight[k] = (sum(nearness[f][q] for f in own if game._xy[f][1] != goal)
-                     - sum(1 for f in game.fields_of[q] if f in opp))
+    geo = game.geometry
+    goal, nearness = game.home_rank(1 - me), _nearness(geo)
+    weight = [0.0] * len(geo.points)
+    for k, q in enumerate(geo.points):
+        weight[k] = (sum(nearness[f][q] for f in own if geo.field_xy[f][1] != goal)
+                     - sum(1 for f in geo.fields_of[q] if f in opp))
     return weight
 
 
 @lru_cache(maxsize=8)
-def _nearness(game: Netzwerk) -> dict[int, dict[int, float]]:
+def _nearness(geo: NetzwerkGeometry) -> dict[int, dict[int, float]]:
     """For each field and point: 1 when the point touches the field, else NEAR to the power of the
     point's distance (in steps along the energy grid, diagonals counting one) to the field's points."""
+    ij = geo.point_ij
     out = {}
-    for f in game.fields:
-        corners = [game._ij[t] for t in game.touch[f]]
-        out[f] = {q: NEAR ** min(max(abs(game._ij[q][0] - i), abs(game._ij[q][1] - j)) for i, j in corners)
-                  for q in game.points}
+    for f in geo.fields:
+        corners = [ij[t] for t in geo.touch[f]]
+        out[f] = {q: NEAR ** min(max(abs(ij[q][0] - i), abs(ij[q][1] - j)) for i, j in corners) for q in geo.points}
     return out
 
 
-def candidates(game: Netzwerk, state: NetzwerkState) -> list:
+def candidates(game: Netzwerk, state: NetzwerkState) -> list[NetTurn]:
     """One turn per distinct result of the piece phase, with no energy move."""
     if game.outcome(state) is not None:
         return []
@@ -77,7 +78,7 @@ def random_move(game: Netzwerk, state: NetzwerkState, rng: random.Random) -> Net
         if not options or rng.random() < 0.5:
             break
         phase.take(rng.choice(options))
-    return NetTurn(steps, game._energy_steps(tuple(phase.steps)))
+    return NetTurn(steps, game.geometry.energy_steps(tuple(phase.steps)))
 
 
 def finish(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> NetTurn:
@@ -93,18 +94,19 @@ def finish(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> NetTurn:
         if best is None or weight[best[1]] - weight[best[0]] <= 1e-9:
             break
         phase.take(best)
-    return NetTurn(move.pieces, game._energy_steps(tuple(phase.steps)))
+    return NetTurn(move.pieces, game.geometry.energy_steps(tuple(phase.steps)))
 
 
 class _EnergyPhase:
     """Phase (b) step by step on bit masks: the occupied points, the stones not yet moved, the lines used."""
 
-    def __init__(self, game: Netzwerk, state: NetzwerkState, own: frozenset, opp: frozenset):
+    def __init__(self, game: Netzwerk, state: NetzwerkState, own: Nodes, opp: Nodes):
         me = state.to_move
         pieces = (own, opp) if me == 0 else (opp, own)
-        self.rays = game._energy_bit_rays
-        self.current = sum(game._bit[p] for p in state.energy)
-        self.unmoved = sum(game._bit[p] for p in game.movable_stones(state.energy, pieces, me))
+        bit = game.geometry.bit
+        self.rays = game.geometry.energy_bit_rays
+        self.current = sum(bit[p] for p in state.energy)
+        self.unmoved = sum(bit[p] for p in game.movable_stones(state.energy, pieces, me))
         self.used = 0
         self.steps: list[tuple[int, int]] = []
 
