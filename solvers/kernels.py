@@ -19,6 +19,7 @@ KERNELS: dict[str, str] = {
     "endgame": "That's My Line's compiled endgame search",
     "jump": "Get a Jump On's compiled reverse search",
     "census": "the compiled census of jump games",
+    "prove": "That's My Line's compiled proof search",
 }
 """Every compiled kernel by name, with what it is in a player's words."""
 

@@ -55,7 +55,30 @@ def _census() -> None:
         run_census(board, start[:6], solvable=True, store=store)
 
 
-WARMERS: dict[str, Callable[[], None]] = {"endgame": _endgame, "jump": _jump, "census": _census}
+def _prove() -> None:
+    """That's My Line's proof producer (its search and its proof walk) on a position of the real
+    board with few nodes left open (each side's first legal move played until then); and the
+    symmetries of every game's board, which the proofs use (the first computation imports igraph)."""
+    from powertwo.boards import BoardError
+    from powertwo.rules import game_names, get_game
+    from powertwo.rules.thats_my_line import ThatsMyLine
+    from powertwo.solvers.prove import Limits, prove
+
+    game = ThatsMyLine()
+    state = game.start()
+    while len(game.placeable(state, 0)) + len(game.placeable(state, 1)) > OPEN_NODES:
+        state = game.apply(state, game.legal_moves(state)[0])
+    prove(game, state, limits=Limits(memory_mib=1), engine="compiled")
+    for name in game_names():
+        try:
+            get_game(name).board.symmetries  # noqa: B018  (a cached property: computed once per board)
+        except BoardError:  # too many to list: the proofs go without
+            pass
+
+
+OPEN_NODES = 8
+"""The open nodes left in the position that warms the proof producer."""
+WARMERS: dict[str, Callable[[], None]] = {"endgame": _endgame, "jump": _jump, "census": _census, "prove": _prove}
 """The run that warms each kernel."""
 
 

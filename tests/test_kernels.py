@@ -25,8 +25,8 @@ def loaded_only(monkeypatch):
 
 
 def test_every_kernel_has_a_warm_up_and_a_name():
-    assert list(WARMERS) == list(kernels.KERNELS) == ["endgame", "jump", "census"]
-    with pytest.raises(ValueError, match="unknown kernel 'x' \\(known: endgame, jump, census\\)"):
+    assert list(WARMERS) == list(kernels.KERNELS) == ["endgame", "jump", "census", "prove"]
+    with pytest.raises(ValueError, match="unknown kernel 'x' \\(known: endgame, jump, census, prove\\)"):
         load_kernel("x")
 
 
@@ -43,7 +43,7 @@ def test_warm_prints_a_line_per_kernel_and_the_kernel_is_ready(loaded_only):
 
 def test_warm_refuses_an_unknown_kernel():
     out = CliRunner().invoke(main, ["warm", "--kernel", "nope"])
-    assert out.exit_code == 2 and "--kernel nope: unknown (known: endgame, jump, census)" in out.output
+    assert out.exit_code == 2 and "--kernel nope: unknown (known: endgame, jump, census, prove)" in out.output
 
 
 def test_the_reverse_search_runs_the_python_engine_while_its_kernel_is_not_loaded(loaded_only):

@@ -330,4 +330,56 @@ def test_analysis_proves_the_end_of_a_game_and_finds_the_thrown_away_win():
     seen = analyse(game, won, 1.0)
     assert seen.proof is not None and seen.proof.winner == won.to_move and seen.best is not None
     assert seen.best.move == seen.proof.move and seen.evaluation == tml.evaluate(game, won, won.to_move)
-    assert prove(get_game("power-of-two"), get_game("power-of-two").start(), 1.0) is None  # no proof solver yet
+    assert prove(get_game("power-of-two"), get_game("power-of-two").start(), 1.0) is None  # not within its second
+
+
+@pytest.mark.parametrize("name,position,winner,move", [
+    # Light to move places the 16th stone of its own (The Power of Two: all placed wins) ...
+    ("power-of-two", {"light": [2, 7, 9, 15, 20, 25, 33, 34, 37, 44, 48, 50, 51, 53, 63], "dark": [18, 42],
+                      "aged": [], "to_move": "light"}, 0, True),
+    # ... or cannot stop Dark's: the other side's win, no move given
+    ("power-of-two", {"light": [12], "dark": [3, 6, 11, 14, 17, 20, 24, 38, 39, 43, 48, 52, 53, 54, 55],
+                      "aged": [], "to_move": "light"}, 1, False),
+    ("epaminondas", {"to_move": "white", "white": ["m3"], "black": ["g2"]}, None, None),
+])
+def test_analysis_proves_every_game_by_the_proof_solver(name, position, winner, move):
+    """The proof solver (df-pn here) answers for the games without an exact search of their own; its
+    winning move is a move of the position that keeps the win (checked by the solver's own proof)."""
+    from powertwo.solvers.players.analysis import prove, solver_proof
+    from powertwo.solvers.prove import Limits
+    from powertwo.solvers.prove import prove as prove_position
+
+    game = get_game(name)
+    state = game.state_from_json(position)
+    proof = prove(game, state, 1.0)
+    if winner is None:  # whoever it is: as the proof solver says with time to spare
+        winner = game.player_names.index(prove_position(game, state, limits=Limits(seconds=60)).winner)
+        move = winner == state.to_move
+    assert proof is not None and proof.winner == winner and proof.method == "the df-pn proof search"
+    assert (proof.move is not None) == move and solver_proof(game, state, 1.0) is not None
+    if move:
+        after = game.apply(state, proof.move)
+        assert prove_position(game, after, limits=Limits(seconds=60)).winner == game.player_name(winner)
+
+
+def test_analysis_uses_the_compiled_proof_search_once_loaded_and_df_pn_before(monkeypatch):
+    from powertwo.solvers import kernels
+    from powertwo.solvers.players.analysis import solver_proof
+
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    state = next(s for seed in range(40) for s in random_game(game, seed)[-8:-6] if game.outcome(s) is None)
+    monkeypatch.setattr(kernels, "_loaded", set())
+    kernels.use_loaded_only()
+    try:
+        before = solver_proof(game, state, 5.0)
+        kernels.mark_loaded("prove")
+        after = solver_proof(game, state, 5.0)
+    finally:
+        kernels.use_loaded_only(False)
+    assert before is not None and after is not None
+    assert (before.method, after.method) == ("the df-pn proof search", "the compiled proof search")
+    assert before.winner == after.winner == referee_winner(game, state, memo)
+    if before.winner == state.to_move:  # either winning move keeps the win
+        for proof in (before, after):
+            assert referee_winner(game, game.apply(state, proof.move), memo) == state.to_move

@@ -341,8 +341,33 @@ def test_analysis_proves_a_that_s_my_line_endgame_and_marks_the_thrown_win(clien
     assert a["evaluation"] is not None and all(1 <= k <= len(moves) for k in a["thrown"])
     assert "must be a position" in error(client.post("/api/game/analysis", json={
         "game": "thats-my-line", "moves": moves, "at": len(moves) + 1}), 400)
-    over = client.post("/api/game/analysis", json={"game": "power-of-two", "moves": [], "seconds": 0.2}).json()
-    assert over["proof"] is None and over["best"]["move"] and not over["over"]  # no proof solver yet
+    start = client.post("/api/game/analysis", json={"game": "power-of-two", "moves": [], "seconds": 0.2}).json()
+    assert start["proof"] is None and start["best"]["move"] and not start["over"]  # not proved within its time
+
+
+def test_analysis_proves_a_power_of_two_ending_by_the_proof_solver(client):
+    """A game without an exact search of its own: the proof solver (df-pn) proves the position
+    before the last move of a random game won by its mover, with a winning move of its own."""
+    import random
+
+    from powertwo.solvers.prove import Limits, prove
+
+    game = get_game("power-of-two")
+    state, moves, rng = game.start(), [], random.Random(2)
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(move, state))
+        state = game.apply(state, move)
+    winner = game.player_name(game.outcome(state).winner)
+    a = client.post("/api/game/analysis", json={"game": "power-of-two", "moves": moves[:-1], "seconds": 1}).json()
+    assert a["to_move"] == winner and a["proof"]["winner"] == winner
+    assert a["proof"]["method"] == "the df-pn proof search"
+    assert a["proof"]["text"] == f"proven: {winner} wins with {a['proof']['move']}"
+    after = game.start()
+    for text in moves[:-1] + [a["proof"]["move"]]:
+        after = game.play(after, text)
+    assert prove(game, after, limits=Limits(seconds=60)).winner == winner  # the move keeps the win
+    assert a["line"][-1] == a["proof"]
 
 
 def test_a_click_on_touch_waits_for_its_confirmation(client):
@@ -357,7 +382,8 @@ def test_meta_gives_each_game_its_rules_and_each_kernel_its_state(client):
     meta = client.get("/api/meta").json()
     for entry in meta["games"]:
         assert entry["rules"] == get_game(entry["name"]).rules_summary and len(entry["rules"]) > 200
-    assert [(k["name"], k["state"]) for k in meta["kernels"]] == [("endgame", "ready"), ("jump", "ready")]
+    assert [(k["name"], k["state"]) for k in meta["kernels"]] == [("endgame", "ready"), ("jump", "ready"),
+                                                                     ("prove", "ready")]
     assert meta["warming"] == []
 
 

@@ -43,10 +43,10 @@ SETTLED: tuple[KernelState, ...] = (READY, FAILED_KERNEL)
 PRELOAD = ["powertwo.web.work", "powertwo.solvers.players.analysis", "powertwo.solvers.warm"]
 """What the server's fork server imports once, so that a worker (or the warmer) starts without
 importing anything: a fork of it."""
-WEB_KERNELS = ("endgame", "jump")
+WEB_KERNELS = ("endgame", "jump", "prove")
 """The compiled kernels the workbench's requests use, in the order they are compiled: That's My
-Line's endgame (computer moves, analysis), then Get a Jump On's reverse search (hints, solves,
-checks of its answers)."""
+Line's endgame (computer moves, analysis), Get a Jump On's reverse search (hints, solves, checks of
+its answers), then That's My Line's proof search (analysis; df-pn serves meanwhile)."""
 
 
 WARMER_NICE = 19

@@ -2,11 +2,12 @@
 complete search proves within a time.
 
 :func:`prove` is the one question "who wins this position with best play, and with which move,
-as far as a proof goes within T seconds" that every caller asks: today a finished game's result
-and That's My Line's exact endgame (its evaluation module's ``prove`` hook); a game that gains a
-proof solver answers here with no change to the callers. :func:`analyse` adds the evaluation and
-the search's best move; :func:`line_proofs` and :func:`thrown_wins` find the moves of a game that
-threw a proven win away.
+as far as a proof goes within T seconds" that every caller asks: a finished game's result, else
+the game's own exact search where it has one (That's My Line's endgame, its evaluation module's
+``prove`` hook), else the proof solver (:func:`powertwo.solvers.prove.prove`: df-pn over every
+game, That's My Line's compiled producer) within at most :data:`PROOF_SECONDS`.
+:func:`analyse` adds the evaluation and the search's best move; :func:`line_proofs` and
+:func:`thrown_wins` find the moves of a game that threw a proven win away.
 """
 
 from __future__ import annotations
@@ -17,12 +18,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from powertwo.rules import Game
+from powertwo.solvers import kernels
 from powertwo.solvers.players.evaluations import evaluation_for
 from powertwo.solvers.players.mcts import SearchResult, choose_move
 from powertwo.solvers.players.proof import Proof
 
 GAME_OVER = "the game is over"
 """The method of a proof that is a finished game's result."""
+PROOF_SECONDS = 1.0
+"""The proof solver's time at most in one :func:`prove` (it cannot be stopped sooner: a cancelled
+request's worker waits this long at most)."""
+PROOF_MEMORY_MIB = 64
+"""The proof solver's tables in one :func:`prove`."""
+PRODUCER_KERNEL = "prove"
+"""The compiled kernel of That's My Line's proof producer (:data:`powertwo.solvers.kernels.KERNELS`):
+while it is not ready, the proof solver runs df-pn."""
 
 
 @dataclass(frozen=True)
@@ -38,16 +48,47 @@ class Analysis:
 
 def prove(game: Game, state: Any, seconds: float, stop: Callable[[], bool] | None = None) -> Proof | None:
     """Who wins ``state`` with best play, and a winning move for the mover when the mover wins, as
-    proved within ``seconds`` (or until ``stop()``): a finished game's result, else the game's exact
-    search where it has one; ``None`` when nothing is proved."""
+    proved within ``seconds`` (or until ``stop()``): a finished game's result, else the game's own
+    exact search where it has one (That's My Line's endgame: milliseconds near the end, its table
+    kept from one position to the next) in half the time, else the proof solver in the time left
+    (at most :data:`PROOF_SECONDS`); ``None`` when nothing is proved."""
     out = game.outcome(state)
     if out is not None:
         return Proof(out.winner, None, 0, 0.0, GAME_OVER)
+    began = time.perf_counter()
     ev = evaluation_for(game.name)
-    if ev is None or ev.prove is None:
+    if ev is not None and ev.prove is not None:
+        half = began + seconds / 2
+        proof = ev.prove(game, state, lambda visited: time.perf_counter() >= half or (stop is not None and stop()))
+        if proof is not None:
+            return proof
+    if stop is not None and stop():
         return None
-    deadline = time.perf_counter() + seconds
-    return ev.prove(game, state, lambda visited: time.perf_counter() >= deadline or (stop is not None and stop()))
+    return solver_proof(game, state, min(began + seconds - time.perf_counter(), PROOF_SECONDS))
+
+
+def solver_proof(game: Game, state: Any, seconds: float) -> Proof | None:
+    """What :func:`powertwo.solvers.prove.prove` proves within ``seconds`` (None: unknown). Its
+    compiled producer only once its kernel is ready (:mod:`powertwo.solvers.kernels`), else df-pn;
+    positions merged by the board's symmetries once they are known in this process (the warm-up of
+    the producer's kernel computes those of every game's board); "neither side can force a win" is
+    a proof with no winner."""
+    from powertwo.solvers.prove import Limits, Value
+    from powertwo.solvers.prove import prove as prove_position
+    from powertwo.solvers.prove.tml import usable
+
+    if seconds <= 0:
+        return None
+    compiled = usable(game) and kernels.ready(PRODUCER_KERNEL)
+    known = "symmetries" in vars(game.board)  # else computing them (igraph) would take seconds of no limit
+    result = prove_position(game, state, limits=Limits(seconds=seconds, memory_mib=PROOF_MEMORY_MIB),
+                            engine="compiled" if compiled else "df-pn", symmetry=known)
+    if result.value == Value.UNKNOWN:
+        return None
+    winner = None if result.winner is None else list(game.player_names).index(result.winner)
+    move = None if result.move is None or winner != state.to_move else game.parse_move(result.move, state)
+    return Proof(winner, move, result.figures.expanded, result.figures.seconds,
+                 "the compiled proof search" if compiled else "the df-pn proof search")
 
 
 def analyse(game: Game, state: Any, seconds: float, seed: int = 0,
@@ -94,4 +135,4 @@ def thrown_wins(states: Sequence[Any], proofs: Sequence[Proof | None]) -> list[i
     return thrown
 
 
-__all__ = ["Analysis", "GAME_OVER", "analyse", "line_proofs", "prove", "thrown_wins"]
+__all__ = ["Analysis", "GAME_OVER", "PROOF_SECONDS", "analyse", "line_proofs", "prove", "solver_proof", "thrown_wins"]
