@@ -422,7 +422,7 @@ def serve(host: str, port: int, open_browser: bool) -> None:
 
 @main.command("warm")
 @click.option("--kernel", "names", multiple=True, metavar="NAME",
-              help="Only this kernel (repeatable): endgame, jump or census.")
+              help="Only this kernel (repeatable): endgame, jump, census or prove.")
 def warm(names: tuple[str, ...]) -> None:
     """Compile every compiled search (numba) into numba's cache ahead of use, one progress line each:
     the first search, computer move or workbench request after an install then compiles nothing.
