@@ -548,7 +548,7 @@ def test_rule_options_and_a_custom_start(page, tmp_path):
     assert json.loads(path.read_text()) == {"game": "david-goliath", "start": "standard", "moves": ["a13-a9*a5"],
                                             "options": {"sling": True}}
     # a record with a custom start (RULES.md §1) is shown from that start
-    page.click("#view-games details summary")
+    page.click("#view-games details:last-of-type summary")  # the paste panel (the first: the rules)
     page.fill("#game-paste", json.dumps({"game": "power-of-two", "start": "custom:a13,m13/a1,m1",
                                          "moves": ["a13-a5 +b4"]}))
     page.click("#game-paste-load")
