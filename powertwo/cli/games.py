@@ -22,7 +22,7 @@ import click
 from powertwo.boards.outfile import write_text
 from powertwo.boards.words import counted
 
-from .common import OutputError, echo_json, main, output_path
+from .common import OutputError, echo_json, main, output_path, progress_display
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
@@ -294,8 +294,7 @@ class TerminalGame:
         found = choose_move(game, state, seconds=seconds, seed=seed + state.ply,
                             prover=proven_move if self.hint_seconds > 0 else None)
         text = game.format_move(found.move, state)
-        work = f"{found.positions} positions" if found.positions else f"{found.playouts} playouts"
-        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({work}, {found.seconds:.1f} s)")
+        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({found.summary()})")
         self.history.append((state, text, found.move))
         self.state = game.apply(state, found.move)
 
@@ -437,3 +436,22 @@ def serve(host: str, port: int, open_browser: bool) -> None:
 
     click.echo(f"powertwo workbench on http://{host}:{port}/ (Ctrl-C stops it)", err=True)
     run(host=host, port=port, open_browser=open_browser)
+
+
+@main.command("warm")
+@click.option("--kernel", "names", multiple=True, metavar="NAME",
+              help="Only this kernel (repeatable): endgame, jump, census or prove.")
+def warm(names: tuple[str, ...]) -> None:
+    """Compile every compiled search (numba) into numba's cache ahead of use, one progress line each:
+    the first search, computer move or workbench request after an install then compiles nothing.
+    `make venv` runs it; after `pip install powertwo`, run it once."""
+    from powertwo.solvers.kernels import KERNELS
+    from powertwo.solvers.warm import warm_all
+
+    for name in names:
+        if name not in KERNELS:
+            raise click.UsageError(f"--kernel {name}: unknown (known: {', '.join(KERNELS)})")
+    with progress_display("warm", after=0.0, log=True) as progress:
+        took = warm_all(progress, names or None)
+    click.echo(f"{len(took)} kernel{'s' if len(took) != 1 else ''} ready in numba's cache "
+               f"({sum(took.values()):.0f} s)")

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from powertwo.boards import Board, NodeId
 
+from .. import kernels
 from ..fields import SolutionError
 from ..registry import Progress, no_progress
 from ..satcall import Budget
@@ -26,6 +27,8 @@ from .proof import Engine, Proof, ProofKind, bound_proof
 from .sat_backend import SAT_SLICE, reverse_by_sat
 from .tables import JumpTables, mask_of
 
+KERNEL = "jump"
+"""The compiled kernel of the reverse search (:data:`powertwo.solvers.kernels.KERNELS`)."""
 KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
                     "not counted in the time limit")
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
@@ -74,13 +77,14 @@ def default_position(board: Board, corner: Any = None, time_limit: float | None 
 def reverse_answer(board: Board, request: ReverseRequest, progress: Progress = no_progress) -> ReverseAnswer:
     """From ``request.start`` to one stone in the fewest moves. Ctrl-C ends either backend with the
     best answer so far (status ``feasible``, ``stopped``: why) or, before any, status ``unknown``."""
-    if request.backend == "search" and board.size <= 64:
+    compiled = board.size <= 64 and kernels.ready(KERNEL)
+    if request.backend == "search" and compiled:
         load_kernel(board, progress)    # before the clock: compiling is not search time
     started = time.perf_counter()
     deadline = None if request.time_limit is None else started + request.time_limit
     answer = census_verdict(board, request.start, request.targets)
     if answer is None and request.backend == "search":
-        answer = (_by_kernel(board, request, deadline, progress) if board.size <= 64
+        answer = (_by_kernel(board, request, deadline, progress) if compiled
                   else _by_python(board, request, deadline, progress))
     elif answer is None and request.backend == "census-table":
         answer = _by_census_table(board, request)
@@ -166,8 +170,8 @@ def _status(has_moves: bool, proven: bool, infeasible: bool) -> Status:
 
 
 def _by_kernel(board: Board, request: ReverseRequest, deadline: float | None, progress: Progress) -> ReverseAnswer:
-    """The compiled kernel. The set-up counts in the time limit (``deadline``): its pagodas stop
-    when the deadline passes."""
+    """The compiled kernel (boards of at most 64 nodes, once it is ready). The set-up counts in the
+    time limit (``deadline``): its pagodas stop when the deadline passes."""
     start = request.start
     began = time.perf_counter()
     try:
@@ -191,10 +195,12 @@ def _by_kernel(board: Board, request: ReverseRequest, deadline: float | None, pr
 
 
 def _by_python(board: Board, request: ReverseRequest, deadline: float | None, progress: Progress) -> ReverseAnswer:
-    """The pure-Python engine (boards over 64 nodes, noted in the answer)."""
+    """The pure-Python engine (boards over 64 nodes, or while the compiled kernel is not ready:
+    :mod:`powertwo.solvers.kernels`; noted in the answer)."""
     start = request.start
-    note = (f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
-            "so the pure-Python engine searched")
+    note = (kernels.not_ready_note(KERNEL) if board.size <= 64
+            else f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
+                 "so the pure-Python engine searched")
     rs = ReverseSearch(board, start, targets=request.targets, symmetry=request.symmetry, progress=progress,
                        deadline=deadline)
     low = rs.lower_bound(rs.start, rs.targets)
