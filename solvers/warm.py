@@ -47,12 +47,12 @@ def _census() -> None:
     """The census of a small corner game (the forward levels and the backward pass), into a
     temporary store."""
     from powertwo.boards import load
-    from powertwo.solvers.census import run_census
+    from powertwo.solvers.census import CensusOptions, run_census
 
     board = load("english")
     start = sorted(v for side in board.start("central").values() for v in side)
     with tempfile.TemporaryDirectory() as store:
-        run_census(board, start[:6], solvable=True, store=store)
+        run_census(board, start[:6], CensusOptions(solvable=True, store=store))
 
 
 def _prove() -> None:
