@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from powertwo.boards.jsonfile import loads
 from powertwo.rules import RulesError, game_names, get_game, validate_record
 from powertwo.solvers.registry import SolutionError, check_file, get_puzzle, solution_board
-from powertwo.solvers.schemas import check_answer_shape
+from powertwo.solvers.registry import check_answer_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWER_FILES = sorted(p for p in ROOT.glob("results/**/*.json")

@@ -46,7 +46,7 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
     """Who wins a position of GAME with best play: won or lost for the side to move (with the
     winning move, the proof's size and, with --proof, its certificate), neither (no side can force a
     win), or unknown within --time-limit and --memory (the search's figures, exit code 3)."""
-    from powertwo.solvers.prove import Limits
+    from powertwo.solvers.prove import Limits, Value
     from powertwo.solvers.prove import prove as run_prove
 
     ask = _Request(game_name=game_name, options={**flags, **values}, **given)
@@ -65,7 +65,7 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
         with progress_display(f"proving {game.name}") as progress:
             result = run_prove(game, state, limits=limits, symmetry=ask.symmetry, progress=progress,
                                board_name=ask.board, engine=ask.engine)
-        decided = decided and result.value.value != "unknown"
+        decided = decided and result.value is not Value.UNKNOWN
         if ask.as_json:
             echo_json(result.to_json() | ({"move_number": number} if number is not None else {}))
         else:
@@ -127,6 +127,8 @@ def _positions(ask: _Request) -> tuple[Any, list[tuple[int | None, Any]]]:
 
 
 def _summary(game: Any, result: Any, number: int | None, given: str = "the position") -> list[str]:
+    from powertwo.solvers.prove import Value
+
     where = "the start" if number == 0 else (f"after move {number}" if number is not None else given)
     head = f"{game.title or game.name}, {where}, {result.to_move} to move: {result.value.value}"
     value = result.value.value
@@ -153,7 +155,7 @@ def _summary(game: Any, result: Any, number: int | None, given: str = "the posit
         lines.append(f"proof: {p.positions:,} positions ({p.winner_nodes:,} with the winner's move, "
                      f"{p.defender_nodes:,} with every defence, {p.leaves:,} decided{claimed}), "
                      f"{p.references:,} references")
-    known = [m for m in result.root_moves if m.value.value != "unknown"]
+    known = [m for m in result.root_moves if m.value is not Value.UNKNOWN]
     if known and value != "won":
         won = sum(1 for m in known if m.value.value == "won")
         lines.append(f"moves at the root: {won} proven winning, {len(known) - won} proven losing, "

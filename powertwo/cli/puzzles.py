@@ -5,69 +5,47 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping, Sequence
 
 import click
 
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
-from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
+from .limits import CHECK_SECONDS, UNDECIDED_EXIT
+from .solve_options import OptionValue, PuzzleCommand
+from powertwo.solvers.status import OPTIMAL, UNKNOWN
 
 
-@main.command("solve")
+@main.command("solve", cls=PuzzleCommand)
 @click.argument("puzzle")
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
-@click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
-@click.option("--time-limit", "time_limit", type=Seconds(), default=None,
-              help="Seconds of search, set-up included (tables, pagodas); when they run out (or on Ctrl-C), "
-                   "the best answer so far with status 'feasible'. Loading the board and, on the first run "
-                   "after install, compiling the search kernel (announced on stderr) come on top.")
-@click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
-@click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
-@click.option("--stones", default=None, help="thats-my-line: stones per side, a number or 'unlimited'.")
-@click.option("--score", default=None, metavar="L:D",
-              help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
-                   "proof that none does.")
-@click.option("--corner", default=None, help="jump-forward: the jumper's corner node (label or id).")
-@click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
-@click.option("--target", default=None,
-              help="jump-reverse: the node that must hold the last stone (label or id).")
-@click.option("--memory", type=MemoryMiB(), default=None,
-              help="jump-reverse: MiB for the search's hash tables (default 4096; at most the machine's memory).")
-@click.option("--workers", type=Workers(), default=None,
-              help="jump-reverse: search threads, 1 to the core count (default 1: the same run every time; "
-                   "more threads finish hard positions sooner on as many cores, in a run that may differ).")
-@click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
-@click.option("--proof", type=click.Path(dir_okay=False), default=None,
-              help="sat backend: write the DRAT proof of the last call (beside the --out file). "
-                   "thats-my-line: NAME.drat.gz, the DRAT certificate of the optimum or of a score no game "
-                   "reaches, its CNF beside it as NAME.cnf.gz (either backend).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 @force_option
-def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, **options) -> None:
-    """Solve PUZZLE to a proven optimum (or as far as the time limit allows)."""
+def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool,
+          **options: OptionValue | None) -> None:
+    """Solve PUZZLE to a proven optimum (or as far as the time limit allows). Its options are
+    those PUZZLE takes (`powertwo solve PUZZLE --help`)."""
     import json
 
     from powertwo.boards import load
-    from powertwo.solvers.registry import SolutionError, get_puzzle
+    from powertwo.solvers.registry import get_puzzle
 
     p = get_puzzle(puzzle)
     given = {k: v for k, v in options.items() if v is not None}
-    unknown = [k for k in given if k not in p.options]
-    if unknown:
-        flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
-        raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
-    _check_outputs(out, options.get("proof"), force, (board, options.get("position")))
+    kinds = {o.name: o.kind for o in p.options}
+    written = {f"--{o.flag_name}": str(given[o.name]) for o in p.options if o.kind == "output" and o.name in given}
+    read = [board, *(str(given[o.name]) for o in p.options if o.kind == "file" and o.name in given)]
+    _check_outputs(out, written, force, read)
     b = load(board)
-    for key in ("corner", "target"):
-        if key in given:
-            given[key] = node_argument(b, key, given[key])
+    for key, value in given.items():
+        if kinds[key] == "node":
+            given[key] = node_argument(b, key, str(value))
     with progress_display(f"solving {puzzle}") as progress, _setup_notice(progress) as said:
         result = p.solve(b, progress=said, **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
-        output_path(out, force, (board, options.get("position"), options.get("proof")))
+        output_path(out, force, (*read, *written.values()))
         Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     if as_json:
         echo_json(result)
@@ -100,15 +78,16 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         timer.cancel()
 
 
-def _check_outputs(out: str | None, proof: str | None, force: bool, inputs: tuple) -> None:
+def _check_outputs(out: str | None, written: Mapping[str, str], force: bool, inputs: Sequence[str]) -> None:
     """Refuse, before any work, an output that would overwrite a file (without ``force``), an
-    input, or the other output (``--proof X --out X``)."""
-    if out is not None and proof is not None and Path(out).resolve() == Path(proof).resolve():
-        fail(f"{out}: given to both --out and --proof, give two files")
-    if out is not None:
-        output_path(out, force, inputs)
-    if proof is not None:
-        output_path(proof, force, inputs)
+    input, or another output (``--proof X --out X``); ``written`` maps the solve option flags that
+    write a file to the file."""
+    for flag, path in written.items():
+        if out is not None and Path(out).resolve() == Path(path).resolve():
+            fail(f"{out}: given to both --out and {flag}, give two files")
+    for target in (out, *written.values()):
+        if target is not None:
+            output_path(target, force, inputs)
 
 
 def node_argument(board, flag: str, text: str) -> int:
@@ -135,12 +114,12 @@ def summary_lines(result: dict, board) -> list[str]:
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
         head += f" ({result['stopped']}: " + ("no answer yet)" if result.get("objective", 0) is None
-                                              or status == "unknown" else "best answer so far)")
+                                              or status == UNKNOWN else "best answer so far)")
     lines = [head]
     if "objective" in result:
         lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
     if result.get("bound") is not None:
-        lines.append(f"bound: {result['bound']}" + (" (proven)" if status == "optimal" else ""))
+        lines.append(f"bound: {result['bound']}" + (" (proven)" if status == OPTIMAL else ""))
     if "seconds" in result:
         lines.append(f"time: {result['seconds']} s")
     shown = {"puzzle", "board", "status", "objective", "bound", "seconds", "stopped"}

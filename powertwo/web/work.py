@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, TypeVar
 
 from starlette.requests import Request
 
@@ -61,7 +61,11 @@ def warm_up() -> None:
             continue
 
 
-def answer(func: Callable[[Mapping], Any], data: Mapping) -> tuple:
+Request_ = TypeVar("Request_")
+"""What a worker's function reads: a request body (a mapping, or its validated model)."""
+
+
+def answer(func: Callable[[Request_], Any], data: Request_) -> tuple:
     """``func(data)`` in a worker, its answer made plain, a bad request as its status and line
     (so nothing but plain data crosses back to the server)."""
     try:
@@ -97,7 +101,7 @@ class Work:
         self.runs = SolverRun(self)
         self.cache: dict[str, Any] = {}
 
-    async def run(self, request: Request, func: Callable[[Mapping], Any], data: Mapping,
+    async def run(self, request: Request, func: Callable[[Request_], Any], data: Request_,
                   seconds: float | None = None) -> Any:
         """``func(data)`` in a worker, capped at ``seconds`` (default: the check cap), cancelled
         when the client disconnects."""

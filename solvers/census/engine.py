@@ -7,7 +7,6 @@ from __future__ import annotations
 import resource
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numba
 import numpy as np
@@ -15,15 +14,11 @@ import numpy as np
 from . import kernel
 from .counts import PRIME_ARRAY, PRIMES, Level, crt, sum_residues
 from .tables import CensusTables
+from ..progress import Progress, no_progress
 
-Progress = Callable[[str], None]
 BATCH = 1 << 24
 """Children written per batch (16 Mi children: 192 MiB of keys and parent indices)."""
 LOAD = 0.7
-
-
-def no_progress(_: str) -> None:
-    return None
 
 
 @dataclass

@@ -8,7 +8,7 @@ The work is split by job, one module each:
 - :mod:`.backends`: the CP-SAT and SAT backends, and the DRAT certificate of an optimum;
 - :mod:`.answers`: every optimal answer, and the canonical one;
 - :mod:`.files`: the typed result, the solution file, the diagram;
-- :mod:`.checker`: the checker (every field verified or refused);
+- :mod:`.checker`: the checker (every field verified or refused); :mod:`.live`: the workbench's live check;
 - :mod:`.results_step`: the part of ``make results``;
 - :mod:`.export`: DIMACS, WCNF, CP-SAT protobuf and GraphML.
 
@@ -25,16 +25,20 @@ from powertwo.boards import Board
 
 from ..fields import SolutionError, seconds_value
 from .answers import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
-from .backends import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat, solve_sat
+from .backends import BACKENDS, Outcome, certify, run, solve_cpsat, solve_sat
 from .checker import CHECK_TIME_LIMIT, check, confirmed, confirmed_answers, confirmed_by_sat
 from .export import EXPORT_FORMATS, export_text
 from .files import LineResult, answer_fields, diagram, dumps
+from .live import live_check
 from .results_step import results
 from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
 from ..registry import (
-    Clicks, Progress, Puzzle, PuzzlePage, ResultRow, SolveOption, Steps, Verdict, no_progress, register_puzzle,
+    Clicks, Option, Progress, Puzzle, PuzzlePage, ResultRow, Steps, Verdict, no_progress, register_puzzle,
     time_limit_option,
 )
+from ..schemas import LineAnswer
+from ..status import STATUSES
+from ..status import OPTIMAL
 
 __all__ = [
     "BACKENDS", "CHECK_TIME_LIMIT", "EXPORT_FORMATS", "MAX_ANSWERS", "STATUSES", "STONES", "VARIANTS", "Answers",
@@ -59,7 +63,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
     progress(f"{var.name}: solving with {backend}")
     outcome = run(board, var, backend, stones=limit, symmetry=symmetry, time_limit=time_limit, progress=progress)
     answers = None
-    if all_solutions and outcome.status == "optimal" and outcome.objective is not None:
+    if all_solutions and outcome.status == OPTIMAL and outcome.objective is not None:
         progress(f"{var.name}: enumerating the optimal answers")
         enum = enumerate_cpsat if backend == "cp-sat" else enumerate_sat
         answers = enum(board, var, outcome.objective, stones=limit, symmetry=symmetry)
@@ -95,32 +99,32 @@ def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
     return hook
 
 
-OPTIONS = ("backend", "time_limit", "all_solutions", "symmetry", "proof", "stones")
 CLICKS = Clicks("toggle", "click a node to put a stone on it, click it again to take the stone off", "stones",
                 "check")
-PAGE_OPTIONS = (
-    SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
+OPTIONS = (
+    Option("backend", "backend", "choice", "cp-sat", choices=BACKENDS, recorded=True),
     time_limit_option(),
-    SolveOption("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
-                words=("unlimited",)),
-    SolveOption("symmetry", "symmetry breaking", "bool", True),
-    SolveOption("all_solutions", "every optimal answer", "bool", False),
+    Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones", words=("unlimited",),
+           help=f"The most stones an answer may use, a number or 'unlimited' (default {STONES})."),
+    Option("symmetry", "symmetry breaking", "bool", True, help="Symmetry breaking (on by default)."),
+    Option("all_solutions", "every optimal answer", "bool", False, flag="all", help="Enumerate every optimal answer."),
+    Option("proof", "DRAT proof", "output", None, page=False,
+           help="sat backend: write the DRAT proof of the last call (beside the --out file)."),
 )
-"""The solve options a page offers (``proof`` writes a file: the command line's alone)."""
-STRICT = SolveOption("strict", "strict: every line holds 0 or 2", "bool", False)
+"""The solve options of every line puzzle (``proof`` writes a file: the command line's alone)."""
+STRICT = Option("strict", "strict: every line holds 0 or 2", "bool", False, recorded=True,
+                help="Every line holds 0 or 2 stones.")
 
 
 def page(name: str, goal: str, reached: str) -> PuzzlePage:
     """The workbench's description of a line puzzle: stones toggled by clicks, checked live;
     ``reached`` is what a complete answer's stones do."""
     var = variant(name)
-    strict = (STRICT,) if any(v.puzzle == name and v.strict for v in VARIANTS.values()) else ()
     return PuzzlePage(
         goal=goal, clicks=CLICKS,
         verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
                         ("objective", "optimum", "bad_lines", "line_counts"), var.unit, var.sense),
-        steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json",
-        options=PAGE_OPTIONS + strict)
+        steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json")
 
 
 for _name, _title, _order, _names, _extra, _goal, _reached in (
@@ -128,8 +132,9 @@ for _name, _title, _order, _names, _extra, _goal, _reached in (
          "the fewest stones with exactly one stone on every line", "every line holds exactly one stone"),
         ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), (),
          "the fewest stones with at least one stone on every line", "every line holds at least one stone"),
-        ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), ("strict",),
+        ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), (STRICT,),
          f"at most {STONES} stones, the most lines holding exactly two", "the most lines hold exactly two")):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
                            results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
-                           draw_options=("names", "all_answers"), page=page(_name, _goal, _reached)))
+                           draw_options=("names", "all_answers"), answer=LineAnswer,
+                           page=page(_name, _goal, _reached), live_check=live_check))

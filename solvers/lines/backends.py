@@ -21,9 +21,9 @@ from ..fields import SolutionError
 from .variants import STONES, Variant
 from ..registry import Progress, no_progress
 from ..satcall import Budget, cpsat_sigint, sat_call
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Status
 
 BACKENDS = ("cp-sat", "sat")
-STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 SEARCH_SOLVER = "glucose4"
 
 
@@ -32,7 +32,7 @@ class Outcome:
     """What one backend found: status, objective (None if no answer), bound, the stones,
     seconds, and whether Ctrl-C ended the search."""
 
-    status: str
+    status: Status
     objective: int | None
     bound: int | None
     stones: tuple[NodeId, ...]
@@ -62,12 +62,12 @@ def solve_cpsat(board: Board, var: Variant, *, stones: int = STONES, symmetry: b
         value = var.objective(board, chosen)
         raw = solver.best_objective_bound
         bound = int(-(-raw // 1)) if var.sense == "min" else int(raw // 1)
-        name = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        return Outcome(name, value, value if name == "optimal" else bound, chosen, seconds,
-                       interrupted=name == "feasible" and stopped_early)
+        name: Status = OPTIMAL if status == cp_model.OPTIMAL else FEASIBLE
+        return Outcome(name, value, value if name == OPTIMAL else bound, chosen, seconds,
+                       interrupted=name == FEASIBLE and stopped_early)
     if status == cp_model.INFEASIBLE:
-        return Outcome("infeasible", None, None, (), seconds)
-    return Outcome("unknown", None, None, (), seconds, interrupted=stopped_early)
+        return Outcome(INFEASIBLE, None, None, (), seconds)
+    return Outcome(UNKNOWN, None, None, (), seconds, interrupted=stopped_early)
 
 
 def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: bool = True,
@@ -84,7 +84,7 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
     pool = IDPool(start_from=cnf.top + 1)
     hard = without_empty(cnf.hard(symmetry), pool)
     best: tuple[int, tuple[NodeId, ...]] | None = None
-    status = "unknown"
+    status: Status = UNKNOWN
     with Solver(name=SEARCH_SOLVER, bootstrap_with=hard) as solver:
         totalizer = ITotalizer(lits=list(cnf.costs), ubound=len(cnf.costs), top_id=pool.top)
         solver.append_formula(totalizer.cnf.clauses)
@@ -94,7 +94,7 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
                 if answer is None:
                     break
                 if not answer:
-                    status = "infeasible" if best is None else "optimal"
+                    status = INFEASIBLE if best is None else OPTIMAL
                     break
                 model = set(lit for lit in solver.get_model() if lit > 0)
                 chosen = tuple(v for v in board.nodes if cnf.stones[v] in model)
@@ -103,20 +103,20 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
                 best = (cost, chosen)
                 progress(f"sat: objective {cnf.objective(cost)}")
                 if cost == 0:
-                    status = "optimal"
+                    status = OPTIMAL
                     break
                 solver.add_clause([-totalizer.rhs[cost - 1]])
         except KeyboardInterrupt:  # Ctrl-C between two SAT calls
             budget.interrupted = True
-            status = "unknown"
+            status = UNKNOWN
         totalizer.delete()
     seconds = time.perf_counter() - started
     if best is None:
         return Outcome(status, None, None, (), seconds, budget.interrupted)
     value = cnf.objective(best[0])
-    if status == "optimal":
-        return Outcome("optimal", value, value, best[1], seconds)
-    return Outcome("feasible", value, cnf.objective(0), best[1], seconds, budget.interrupted)
+    if status == OPTIMAL:
+        return Outcome(OPTIMAL, value, value, best[1], seconds)
+    return Outcome(FEASIBLE, value, cnf.objective(0), best[1], seconds, budget.interrupted)
 
 
 def run(board: Board, var: Variant, backend: str, **kw: Any) -> Outcome:
@@ -133,7 +133,7 @@ def certificate_claim(board: Board, var: Variant, status: str, objective: int | 
                       stones: int = STONES) -> tuple[str, int | None]:
     """The sentence a certificate proves for a claimed status and objective, and the objective
     the refuted formula demands (None: "any answer at all")."""
-    if status == "infeasible":
+    if status == INFEASIBLE:
         return f"{var.name} has no answer on board {board.name} (at most {stones} stones)", None
     assert objective is not None
     better = objective - 1 if var.sense == "min" else objective + 1
@@ -146,7 +146,7 @@ def certify(board: Board, var: Variant, outcome: Outcome, stones: int = STONES) 
     on the CNF without symmetry breaking; None when there is nothing to certify."""
     from pysat.formula import IDPool
 
-    if outcome.status not in ("optimal", "infeasible"):
+    if outcome.status not in (OPTIMAL, INFEASIBLE):
         return None
     cnf = var.cnf(board, stones, symmetry=False)
     pool = IDPool(start_from=cnf.top + 1)

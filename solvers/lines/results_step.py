@@ -18,6 +18,7 @@ from .checker import check
 from .files import LineResult, diagram, dumps
 from .variants import VARIANTS, Variant
 from ..registry import Progress, ResultRow
+from ..status import OPTIMAL
 
 
 def result(board: Board, var: Variant, progress: Progress) -> LineResult:
@@ -28,7 +29,7 @@ def result(board: Board, var: Variant, progress: Progress) -> LineResult:
     progress(f"{var.name}: sat {sat.status} {sat.objective} in {sat.seconds:.2f} s")
     answers = agree = None
     stones = cp.stones
-    if cp.status == "optimal" and cp.objective is not None:
+    if cp.status == OPTIMAL and cp.objective is not None:
         answers = enumerate_cpsat(board, var, cp.objective)
         by_sat = enumerate_sat(board, var, cp.objective)
         agree = (answers.total, answers.representatives) == (by_sat.total, by_sat.representatives)
