@@ -18,7 +18,7 @@ venv: $(STAMP)
 
 # The main job: every answer, proof, diagram and board picture, then the workbench's screenshots.
 results: $(STAMP)
-	$(BIN)/powertwo results --out results
+	$(BIN)/powertwo results --out results --force
 	$(MAKE) screenshots
 
 # That's My Line solved on the three boards, 16 stones and unlimited (about 2 minutes each on one

@@ -16,11 +16,12 @@ crossings, with exact rational arithmetic) and every line (its nodes in order).
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from math import gcd
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from .board import Board, BoardError, Line, NodeId, Point, format_fraction
+from .board import MAX_NODES, Board, BoardError, NodeId, Point, format_fraction
 
 Segment = tuple[Point, Point]
 FILES = "abcdefghijklmnopqrstuvwxyz"
@@ -32,6 +33,9 @@ SQUARE_SYMMETRIES: tuple[tuple[int, int, int, int], ...] = (
 """The 8 symmetries of a square about its centre, as matrices ``(a, b, c, d)``: ``(x, y) -> (a x + b y, c x + d y)``."""
 SYMMETRIES = {"square": SQUARE_SYMMETRIES}
 """The symmetry groups a board file may name in its ``"symmetry"`` field."""
+MAX_SEGMENTS = 1_000
+"""The most segments a board file may list (every pair is tried for a crossing: half a million
+pairs, a few seconds)."""
 ROUNDING_MARGIN = Fraction(1, 10)
 """How far from a half every coordinate must stay for :func:`name_by_cells` (rounding is unambiguous)."""
 
@@ -176,11 +180,16 @@ def name_by_cells(board: Board, columns: str, first: Point) -> Board:
 
 
 def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: tuple = (),
-                  description: str = "") -> Board:
-    """Compute nodes and lines of the board drawn by ``segments`` (exact endpoints)."""
+                  description: str = "", progress: Callable[[str], None] | None = None) -> Board:
+    """Compute nodes and lines of the board drawn by ``segments`` (exact endpoints); at most
+    :data:`MAX_SEGMENTS` segments and :data:`MAX_NODES` nodes (refused in one line as soon as the
+    crossings found pass it). ``progress`` hears how far the crossings are."""
     segs = [((Fraction(p[0]), Fraction(p[1])), (Fraction(q[0]), Fraction(q[1]))) for p, q in segments]
     if not segs:
         raise BoardError("segments: the list of segments is empty")
+    if len(segs) > MAX_SEGMENTS:
+        raise BoardError(f"segments: {len(segs):,} segments, more than the {MAX_SEGMENTS:,} a board may be "
+                         "drawn with")
     for p, q in segs:
         if p == q:
             raise BoardError(f"segments: zero-length segment at ({format_fraction(p[0])}, {format_fraction(p[1])})")
@@ -203,31 +212,50 @@ def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: 
                 cur_lo, cur_hi = lo, hi
         pieces.append((carrier, cur_lo, cur_hi))
 
-    # 2. nodes: all endpoints and all crossings that lie on both pieces
-    def on_piece(pt: Point, piece) -> bool:
-        (a, b, c), lo, hi = piece
-        return a * pt[0] + b * pt[1] == c and _order_key(lo) <= _order_key(pt) <= _order_key(hi)
-
-    points: set[Point] = set()
-    for _, lo, hi in pieces:
-        points.add(lo)
-        points.add(hi)
-    for i, s in enumerate(pieces):
-        for t in pieces[i + 1:]:
-            pt = _intersection(s[0], t[0])
-            if pt is not None and on_piece(pt, s) and on_piece(pt, t):
-                points.add(pt)
-
+    # 2. nodes: all endpoints and all crossings that lie on both pieces; a piece's nodes are its ends
+    # and its crossings (another piece's end on it is a crossing: collinear pieces never touch)
+    on = _crossings(pieces, progress or (lambda _: None))
+    points = set().union(*on)
     ordered = sorted(points, key=lambda pt: (-pt[1], pt[0]))
     ids = {pt: i for i, pt in enumerate(ordered, start=1)}
 
     # 3. lines: the nodes on each piece, from the smaller (x, y) end
-    lines: list[Line] = []
-    for piece in pieces:
-        on = sorted((pt for pt in ordered if on_piece(pt, piece)), key=_order_key)
-        lines.append(tuple(ids[pt] for pt in on))
-    lines.sort()
+    lines = sorted(tuple(ids[pt] for pt in sorted(held, key=_order_key)) for held in on)
     return Board(name=name, coords=tuple(ordered), lines=tuple(lines), starts=starts, description=description)
+
+
+def _on_piece(pt: Point, piece: tuple[tuple, Point, Point]) -> bool:
+    (a, b, c), lo, hi = piece
+    return a * pt[0] + b * pt[1] == c and _order_key(lo) <= _order_key(pt) <= _order_key(hi)
+
+
+def _crossings(pieces: list[tuple[tuple, Point, Point]], progress: Callable[[str], None]) -> list[set[Point]]:
+    """The points on each piece: its two ends and every crossing with another piece (pairs whose
+    bounding boxes are apart are skipped); :class:`BoardError` once more than :data:`MAX_NODES`
+    distinct points are found."""
+    on: list[set[Point]] = [{lo, hi} for _, lo, hi in pieces]
+    # boxes in floats: rounding is monotone, so boxes apart in floats are apart exactly
+    boxes = [(float(min(lo[0], hi[0])), float(max(lo[0], hi[0])), float(min(lo[1], hi[1])), float(max(lo[1], hi[1])))
+             for _, lo, hi in pieces]
+    points: set[Point] = set().union(*on)
+    began = time.monotonic()
+    for i, s in enumerate(pieces):
+        x0, x1, y0, y1 = boxes[i]
+        for j in range(i + 1, len(pieces)):
+            u0, u1, v0, v1 = boxes[j]
+            if u0 > x1 or u1 < x0 or v0 > y1 or v1 < y0:
+                continue
+            pt = _intersection(s[0], pieces[j][0])
+            if pt is not None and _on_piece(pt, s) and _on_piece(pt, pieces[j]):
+                on[i].add(pt)
+                on[j].add(pt)
+                points.add(pt)
+        if len(points) > MAX_NODES:
+            raise BoardError(f"segments: more than {MAX_NODES:,} nodes (ends and crossings), the most a board "
+                             f"may have")
+        if time.monotonic() - began >= 1.0 and i % 50 == 0:
+            progress(f"crossings: {i + 1:,} of {len(pieces):,} lines, {len(points):,} nodes so far")
+    return on
 
 
 def square_label(file: int, rank: int) -> str:
@@ -276,6 +304,9 @@ def _grid(g: dict, where: str) -> tuple[list[tuple[Point, str]], list[list[Point
         raise BoardError(f"{where}: needs whole numbers 'files' and 'ranks'") from None
     if not (1 <= files <= len(FILES)) or ranks < 1:
         raise BoardError(f"{where}: files must be 1..{len(FILES)} and ranks at least 1")
+    if files * ranks > MAX_NODES:
+        raise BoardError(f"{where}: {files} files of {ranks:,} ranks, more than the {MAX_NODES:,} nodes a board "
+                         "may have")
     ox, oy = parse_point(g.get("origin", [0, 0]), where + ".origin")
     scheme = g.get("labels", "square")
     diagonals = bool(g.get("diagonals", False))

@@ -24,6 +24,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa
 
 from .board import Board, LineId, NodeId  # noqa: E402
 from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, Arrow, LineMark, Stone  # noqa: E402
+from .outfile import atomic_path  # noqa: E402
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
 DARK_FILL, DARK_EDGE = "#3b2a1a", "#000000"
@@ -320,8 +321,11 @@ def save(fig, path: str | Path) -> Path:
     if suffix not in (".svg", ".png"):
         raise ValueError(f"{path}: the output must end in .svg or .png")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format=suffix[1:], dpi=100 if suffix == ".png" else None, metadata=_metadata(suffix))
-    plt.close(fig)
+    try:
+        with atomic_path(path) as tmp:  # an interrupted drawing leaves the old file, never a partial one
+            fig.savefig(tmp, format=suffix[1:], dpi=100 if suffix == ".png" else None, metadata=_metadata(suffix))
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -25,8 +25,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from .board import Board, BoardError, format_fraction
+from .board import MAX_NODES, Board, BoardError, format_fraction
 from .jsonfile import loads, read_json
+from .outfile import write_text
 from .build import SYMMETRIES, from_grids, from_segments, name_by_cells, orbit_segments, parse_point, parse_segments
 
 DATA_PACKAGE = "powertwo.boards.data"
@@ -40,8 +41,9 @@ def shipped() -> tuple[str, ...]:
 _CACHE: dict[str, Board] = {}
 
 
-def load(name_or_path: str | Path) -> Board:
-    """A shipped board by name (``power-of-two``), or a board file by path."""
+def load(name_or_path: str | Path, progress: Callable[[str], None] | None = None) -> Board:
+    """A shipped board by name (``power-of-two``), or a board file by path (``progress`` hears
+    how far a long build from segments is)."""
     key = str(name_or_path)
     if key in _CACHE:
         return _CACHE[key]
@@ -57,7 +59,7 @@ def load(name_or_path: str | Path) -> Board:
         raise BoardError(f"no board named '{key[:40]}' and no such file ({exc.strerror})") from None
     if not exists:
         raise BoardError(f"no board named {key!r} (shipped: {', '.join(shipped())}) and no such file")
-    return from_dict(read_json(path, BoardError, what="board file"), str(path))
+    return from_dict(read_json(path, BoardError, what="board file"), str(path), progress)
 
 
 def shipped_with(fingerprint: str) -> str | None:
@@ -126,7 +128,7 @@ def _resolve_starts(raw: Any, labels: dict[str, int], size: int, where: str) -> 
     return tuple(out)
 
 
-def from_dict(raw: Any, where: str = "board") -> Board:
+def from_dict(raw: Any, where: str = "board", progress: Callable[[str], None] | None = None) -> Board:
     """A board from its parsed JSON object; every problem raises :class:`BoardError` naming the field."""
     if not isinstance(raw, dict):
         raise BoardError(f"{where}: a board file must hold a JSON object")
@@ -144,7 +146,9 @@ def from_dict(raw: Any, where: str = "board") -> Board:
             if raw["symmetry"] not in SYMMETRIES:
                 raise BoardError(f"{where}: field 'symmetry' must be one of {', '.join(SYMMETRIES)}")
             segments = orbit_segments(segments, raw["symmetry"])
-        board = from_segments(segments, name, description=description)
+        if progress is not None:
+            progress(f"nodes and lines from {len(segments):,} segments")
+        board = from_segments(segments, name, description=description, progress=progress)
         if "cell_names" in raw:
             board = name_by_cells(board, *_cell_names(raw["cell_names"], where))
     elif kind == "grids":
@@ -175,6 +179,8 @@ def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
     if not isinstance(nodes, dict) or not nodes:
         raise BoardError(f"{where}: field 'nodes' must be a non-empty object {{id: [x, y]}}")
     size = len(nodes)
+    if size > MAX_NODES:
+        raise BoardError(f"{where}: {size:,} nodes, more than the {MAX_NODES:,} a board may have")
     coords = []
     for i in range(1, size + 1):
         if str(i) not in nodes:
@@ -239,4 +245,5 @@ def to_json(board: Board) -> str:
 
 
 def save(board: Board, path: str | Path) -> None:
-    Path(path).write_text(to_json(board), encoding="utf-8")
+    """The board's explicit form written to ``path`` (whole or not at all)."""
+    write_text(path, to_json(board))

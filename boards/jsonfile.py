@@ -3,10 +3,14 @@ positions) goes through :func:`read_json` or :func:`loads`.
 
 Safe means: a file larger than :data:`MAX_BYTES` (at most that many bytes plus one are read), a
 directory, a device or a pipe (only regular files are read), JSON nested deeper than
-:data:`MAX_DEPTH`, an object with the same key twice, a number with more digits than Python
-converts, or text that is not UTF-8 gives a :class:`JsonFileError` (a ``ValueError``: the CLI
-prints one line and exits 2) naming the file, never a traceback and never minutes of work on
-something that cannot be an answer.
+:data:`MAX_DEPTH`, an object with the same key twice, a number written with more than
+:data:`MAX_DIGITS` digits or one that is not finite (``1e999``, ``NaN``, ``Infinity``: no JSON), or
+text that is not UTF-8 gives a :class:`JsonFileError` (a ``ValueError``: the CLI prints one line
+and exits 2) naming the file, never a traceback and never minutes of work on something that cannot
+be an answer.
+
+The workbench reads every request body through the same :func:`loads` (``powertwo serve``), so a
+body is refused exactly when the same text in a file is refused by ``powertwo check``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ MAX_BYTES = 8 * 1024 * 1024
 """The largest file read (8 MiB; the largest shipped or generated file is under 100 KB)."""
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects accepted (real files nest at most 4 deep)."""
+MAX_DIGITS = 100
+"""The most characters a number may be written with (the largest count a file holds, a census's
+sequences, has under 30 digits; Python converts at most 4,300)."""
 
 
 class JsonFileError(ValueError):
@@ -62,6 +69,39 @@ class _DuplicateKey(ValueError):
     """Raised inside the parser for a repeated key; turned into a one-line error naming it."""
 
 
+class _BadNumber(ValueError):
+    """Raised inside the parser for a number too long or not finite; its message is the reason."""
+
+
+def _number_text(text: str) -> str:
+    """A number as a message quotes it: whole when short, else its first digits and its length."""
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text):,} characters)"
+
+
+def _too_long(text: str) -> _BadNumber:
+    return _BadNumber(f"a number with too many digits: {_number_text(text)} (at most {MAX_DIGITS} characters "
+                      "are read)")
+
+
+def _integer(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise _too_long(text)
+    return int(text)
+
+
+def _real(text: str) -> float:
+    if len(text) > MAX_DIGITS:
+        raise _too_long(text)
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _BadNumber(f"the number {_number_text(text)} is too large (not a finite number)")
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _BadNumber(f"{text} is not a JSON number")
+
+
 def loads(text: str, where: str, error: type[ValueError] = JsonFileError) -> Any:
     """Parse ``text``; every failure is one ``error`` naming ``where``."""
     if len(text) > MAX_BYTES:
@@ -71,17 +111,18 @@ def loads(text: str, where: str, error: type[ValueError] = JsonFileError) -> Any
         if at is not None:
             raise error(f"{where}: JSON nested more than {MAX_DEPTH} levels deep (at character {at})")
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_integer, parse_float=_real,
+                          parse_constant=_constant)
     except _DuplicateKey as exc:
         raise error(f"{where}: field '{str(exc)[:60]}' given twice in one object") from None
+    except _BadNumber as exc:
+        raise error(f"{where}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise error(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except RecursionError:
         raise error(f"{where}: JSON nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer with more digits than int() converts
-        if "digits" in str(exc):
-            raise error(f"{where}: a number with too many digits") from None
-        raise error(f"{where}: not valid JSON ({exc})") from None
+    except ValueError as exc:
+        raise error(f"{where}: not valid JSON ({str(exc)[:80]})") from None
 
 
 def regular_file(path: str | Path, error: type[ValueError] = JsonFileError, what: str = "file") -> Path:

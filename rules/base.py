@@ -30,6 +30,7 @@ from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterato
 
 from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with, valid_elsewhere
 from powertwo.boards.jsonfile import loads as json_loads, short_value, validated
+from powertwo.boards.words import counted, plural
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model, model_validator
 
 Player = int
@@ -371,12 +372,12 @@ class Game(Generic[S, M]):
         missing = [f for f in self.position_fields if f not in data]
         if missing:
             names = ", ".join(repr(f) for f in missing)
-            raise RecordError(f"{where}: missing field{'s' if len(missing) > 1 else ''} {names}")
+            raise RecordError(f"{where}: missing {plural('field', len(missing))} {names}")
         validated(position_model(self), dict(data), where, RecordError)
         if data.get("ply") is not None and data.get("to_move") is not None:
             to_move = self.player_from_json(data["to_move"])
             if data["ply"] % 2 != to_move:
-                moves = f"{data['ply']} move{'' if data['ply'] == 1 else 's'}"
+                moves = counted(data["ply"], "move")
                 raise RecordError(f"{where}: field 'ply' is {data['ply']}, but after {moves} "
                                   f"{self.player_name(data['ply'] % 2)} is to move, not {self.player_name(to_move)}")
 

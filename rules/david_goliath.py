@@ -37,6 +37,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, Player, RecordError, node_from_json, nodes_from_json, ray_between,
@@ -212,7 +213,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         if state.reserve(me) > 0:
             if move.pickup is not None:
                 left = state.reserve(me)
-                return f"{who}'s reserve still holds {left} stone{'s' if left != 1 else ''}: no stone may be picked up"
+                return f"{who}'s reserve still holds {counted(left, 'stone')}: no stone may be picked up"
             after = (state.occupied - {move.frm}) | {move.to}
         else:
             if move.pickup is None:
@@ -309,7 +310,7 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
         if sep is None:
             return []
         d, g = sep["david"], sep["goliath"]
-        head = f"the candidates are separated: David reaches {d} free node{'s' if d != 1 else ''}, Goliath {g} "
+        head = f"the candidates are separated: David reaches {counted(d, 'free node')}, Goliath {g} "
         if d == g:
             return [head + "(equal counts: the game goes on)"]
         lead = "David" if d > g else "Goliath"
@@ -377,6 +378,15 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
                 raise RecordError(f"position: {self.player_name(player)} has thrown {len(thrown)} stones, "
                                   f"at most {RESERVE}")
         to_move, ply = self.to_move_and_ply(data)
+        if data.get("ply") is None:  # the fewest moves that throw these stones (David first, one a turn)
+            ply = max(2 * len(light) - 1, 2 * len(dark), 0)
+            ply += (ply % 2) != to_move
+        for player, thrown in ((0, light), (1, dark)):
+            turns = (ply + 1 - player) // 2
+            if len(thrown) > turns:
+                raise RecordError(f"position: {self.player_name(player)} has thrown {counted(len(thrown), 'stone')} "
+                                  f"after {counted(ply, 'move')} (ply), but throws at most one a turn: "
+                                  f"{counted(turns, 'turn')} (David moves first)")
         return DavidGoliathState(david, goliath, light, dark, to_move, ply)
 
     # ------------------------------------------------------------ display

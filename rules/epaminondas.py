@@ -31,6 +31,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (Game, InvalidMoveError, Outcome, RecordError, marked_row, nodes_from_json, register, square_key,
                    start_supply)
@@ -153,7 +154,7 @@ class Epaminondas(Game[EpaminondasState, PhalanxMove]):
             head = b.label(([move.frm] + list(ray))[n - 1])
             return f"{dest} is inside the phalanx of {n} from {tail}; its head is {head}"
         if steps > n:
-            return f"the phalanx of {n} from {tail} moves at most {n} square{'s' if n > 1 else ''}, not {steps}"
+            return f"the phalanx of {n} from {tail} moves at most {counted(n, 'square')}, not {steps}"
         for i in range(n - 1, t):
             if ray[i] in opp or ray[i] in own:
                 return f"nothing passes over a piece: {b.label(ray[i])} is occupied"

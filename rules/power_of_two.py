@@ -41,6 +41,7 @@ from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, Player, RecordError, nodes_from_json, ray_between, register, text_picture,
@@ -296,9 +297,9 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
             return f"blocked doorways: the doorways {names} cannot each get their own free third corner"
         need = min(len(ends), reserve)
         if len(move.placed) != need:
-            why = (f"the slide opens {len(ends)} doorway{'s' if len(ends) != 1 else ''}"
+            why = (f"the slide opens {counted(len(ends), 'doorway')}"
                    + (f" and the reserve holds {reserve}" if reserve < len(ends) else ""))
-            return f"{why}: place {need} stone{'s' if need != 1 else ''}, not {len(move.placed)}"
+            return f"{why}: place {counted(need, 'stone')}, not {len(move.placed)}"
         for v in sorted(move.placed):
             if v in after:
                 return f"placement {lab(v)} is occupied"

@@ -21,6 +21,8 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping
 
 from powertwo.boards import NodeId
+from powertwo.boards.jsonfile import short_value
+from powertwo.boards.words import counted
 
 from .base import Game, InvalidMoveError, Option, Outcome, Player, RecordError, int_from_json, nodes_from_json, register
 
@@ -249,11 +251,49 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
             if self.supply is not None and len(stones) > self.supply:
                 raise RecordError(f"position: {self.player_name(player)} has {len(stones)} stones, "
                                   f"more than the supply of {self.supply}")
-        to_move = self.player_from_json(data.get("to_move", self.player_keys[0]))
-        ply = int_from_json(data.get("ply", len(light) + len(dark)), "position field 'ply'")
+        placed = len(light) + len(dark)
+        to_move = self.player_from_json(data["to_move"]) if data.get("to_move") is not None else None
+        ply = int_from_json(data["ply"], "position field 'ply'") if data.get("ply") is not None else \
+            placed + (0 if to_move is None or placed % 2 == to_move else 1)  # no pass, or the fewest
+        state = ThatsMyLineState(light, dark, ply % 2, ply, None)
+        last = self._last_placer(state)
         raw_last = data.get("last_placer")
-        last = None if raw_last is None else self.player_from_json(raw_last, "position field 'last_placer'")
-        return ThatsMyLineState(light, dark, to_move, ply, last)
+        if raw_last is not None and self.player_from_json(raw_last, "position field 'last_placer'") != last:
+            said = "nobody" if last is None else self.player_name(last)
+            raise RecordError(f"position: field 'last_placer' is {short_value(raw_last)}, but after these "
+                              f"{counted(ply, 'move')} the last stone was placed by {said}")
+        return ThatsMyLineState(light, dark, ply % 2, ply, last)
+
+    def _last_placer(self, state: ThatsMyLineState) -> Player | None:
+        """Who placed the last stone of a position reached from the empty board, from the counts
+        (:class:`RecordError` when no game reaches them): Light moves at even plies, Dark at odd
+        ones; a move that places nothing is a pass, allowed only to a player who cannot place, and
+        a player who cannot place never can again (nodes only close, the supply only shrinks), so
+        at most one player has passed, that one cannot place now, and the other placed last."""
+        turns = ((state.ply + 1) // 2, state.ply // 2)
+        passes = []
+        for player, stones in ((LIGHT, state.light), (DARK, state.dark)):
+            if len(stones) > turns[player]:
+                raise RecordError(f"position: {self.player_name(player)} has {counted(len(stones), 'stone')} after "
+                                  f"{counted(state.ply, 'move')} (ply), but places at most one a turn: "
+                                  f"{counted(turns[player], 'turn')} (Light moves first)")
+            passes.append(turns[player] - len(stones))
+        if passes[LIGHT] and passes[DARK]:
+            held = counted(len(state.occupied), "stone")
+            raise RecordError(f"position: {counted(state.ply, 'move')} (ply) for {held} would need both players "
+                              "to pass, which no game does (a pass is forced only while the other player can still "
+                              "place)")
+        for player in (LIGHT, DARK):
+            if passes[player] and self.can_place(state, player):
+                where = self.board.label(self.placeable(state, player)[0])
+                raise RecordError(f"position: {counted(len(state.occupied), 'stone')} after "
+                                  f"{counted(state.ply, 'move')} (ply) means {counted(passes[player], 'pass')} by "
+                                  f"{self.player_name(player)}, who can still place (on {where}); a player who can "
+                                  "place must place")
+        if not state.occupied:
+            return None
+        passer = next((p for p in (LIGHT, DARK) if passes[p]), None)
+        return (state.ply - 1) % 2 if passer is None else 1 - passer
 
     # ------------------------------------------------------------ display
     def render_text(self, state: ThatsMyLineState, last_move: ThatsMyLineMove | None = None) -> str:

@@ -35,6 +35,7 @@ from functools import cached_property
 from typing import Any, Iterator, Mapping, Union
 
 from powertwo.boards import BoardError, NodeId
+from powertwo.boards.words import counted
 
 from .base import (
     Game, InvalidMoveError, Option, Outcome, RecordError, marked_row, node_from_json, register, square_key,
@@ -259,8 +260,8 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
             return f"the stones may not be sown back along their run ({start}-{base}/{toward})"
         room = len(self._rays[move.base][sow_dir])
         if room < len(run):
-            return (f"{len(run)} stone{'s' if len(run) > 1 else ''} to sow from {base} toward {toward} "
-                    f"but only {room} square{'s' if room != 1 else ''} there")
+            return (f"{counted(len(run), 'stone')} to sow from {base} toward {toward} "
+                    f"but only {counted(room, 'square')} there")
         return None
 
     # ------------------------------------------------------------ apply
@@ -377,6 +378,16 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
             history.append((self._stacks_from_json(item.get("stacks"), where),
                             self.player_from_json(item.get("to_move", self.player_keys[0]),
                                                   f"{where} field 'to_move'")))
+        if len(history) > ply:
+            raise RecordError(f"position: field 'history' lists {counted(len(history), 'earlier position')}, more "
+                              f"than the {counted(ply, 'move')} (ply) made")
+        for k, (_, mover) in enumerate(history):  # one position before each move, the players alternating
+            expected = (to_move + len(history) - k) % 2
+            if mover != expected:
+                now, then = self.player_name(to_move), self.player_name(expected)
+                raise RecordError(f"position: history[{k}] has {self.player_name(mover)} to move, but it stands "
+                                  f"{counted(len(history) - k, 'move')} before this position ({now} to move) and "
+                                  f"the players alternate: {then} was to move there")
         return TowerOfPowerState(stacks=stacks, to_move=to_move, ply=ply, history=tuple(history))
 
     # ------------------------------------------------------------ text and diagram

@@ -20,7 +20,8 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
 
 SOLVER = "cadical195"
 """The SAT solver that refutes every certified claim."""
@@ -125,17 +126,98 @@ def dimacs(clauses: Sequence[Sequence[int]], comments: Iterable[str] = (), top: 
     return "\n".join(out) + "\n"
 
 
-def refute(clauses: Sequence[Sequence[int]]) -> tuple[bool, str, float]:
-    """Solve ``clauses`` with proof logging: ``(satisfiable, proof_text, seconds)``."""
+def refute(clauses: Sequence[Sequence[int]], trimmed: bool = False) -> tuple[bool, str, float]:
+    """Solve ``clauses`` with proof logging: ``(satisfiable, proof_text, seconds)``. With
+    ``trimmed`` the proof is CaDiCaL's LRAT trace cut to the lemmas the empty clause needs, written as
+    DRAT with every clause deleted after its last use (:func:`trimmed_drat`): the same checker, a
+    shorter proof and a much faster check for long refutations."""
     from pysat.solvers import Solver
 
     started = time.perf_counter()
     if any(len(c) == 0 for c in clauses):  # trivially unsatisfiable: the empty clause is the proof
         return False, "0\n", time.perf_counter() - started
+    if trimmed:
+        sat, lrat = _refute_lrat(clauses)
+        return sat, "" if sat else trimmed_drat(clauses, lrat), time.perf_counter() - started
     with Solver(name=SOLVER, bootstrap_with=[list(c) for c in clauses], with_proof=True) as solver:
         sat = solver.solve()
         proof = "" if sat else "\n".join(solver.get_proof()) + "\n"
     return bool(sat), proof, time.perf_counter() - started
+
+
+def _refute_lrat(clauses: Sequence[Sequence[int]]) -> tuple[bool, str]:
+    """CaDiCaL with an LRAT trace in text (PySAT opens a DRAT trace itself, so the trace is set up
+    here, with CaDiCaL's options ``lrat`` and ``binary`` set before it starts)."""
+    import tempfile
+
+    import pysolvers  # type: ignore[import-not-found]  # PySAT's C extension
+    from pysat.solvers import Solver
+
+    with tempfile.TemporaryFile() as trace, Solver(name=SOLVER) as solver:
+        inner: Any = solver.solver
+        pysolvers.cadical195_set(inner.cadical, "lrat", 1)
+        pysolvers.cadical195_set(inner.cadical, "binary", 0)
+        inner.prfile = trace
+        inner.prfp = pysolvers.cadical195_tracepr(inner.cadical, trace)
+        solver.append_formula([list(c) for c in clauses])
+        sat = bool(solver.solve())
+        inner.prfile = None  # the trace is ours: PySAT must not close or read it
+        trace.flush()
+        trace.seek(0)
+        text = "" if sat else trace.read().decode("ascii")
+    return sat, text
+
+
+def trimmed_drat(clauses: Sequence[Sequence[int]], lrat: str) -> str:
+    """The DRAT proof inside an LRAT refutation of ``clauses``: only the
+    lemmas the empty clause depends on (through the hints), in their order, and after each lemma
+    the deletion of every clause (input or lemma) it used for the last time. Each kept lemma is RUP
+    on its hints, which are all present when it is added, so dratify accepts it as it accepts the
+    untrimmed proof; the deletions keep the checker's clause set small."""
+    lemmas: dict[int, tuple[list[str], list[int]]] = {}
+    empty = None
+    for line in lrat.splitlines():
+        parts = line.split()
+        if len(parts) < 2 or parts[1] == "d":
+            continue
+        cid, end = int(parts[0]), parts.index("0", 1)
+        lemmas[cid] = (parts[1:end], [abs(int(h)) for h in parts[end + 1:-1]])
+        if end == 1:
+            empty = cid
+            break
+    if empty is None:
+        raise CertificateError("the LRAT trace derives no empty clause")
+    # the input clauses take the ids no lemma takes, in order (CaDiCaL numbers the units it derives
+    # while the input is added between the input clauses)
+    inputs: dict[int, Sequence[int]] = {}
+    cid = 0
+    for clause in clauses:
+        cid += 1
+        while cid in lemmas:
+            cid += 1
+        inputs[cid] = clause
+    needed, stack = set(), [empty]
+    while stack:
+        cid = stack.pop()
+        if cid not in needed:
+            needed.add(cid)
+            stack += lemmas[cid][1] if cid in lemmas else []
+    kept = sorted(c for c in needed if c in lemmas)
+    last_use = {h: cid for cid in kept for h in lemmas[cid][1]}
+    retire: dict[int, list[int]] = {}
+    for h, cid in last_use.items():
+        retire.setdefault(cid, []).append(h)
+
+    def text(cid: int) -> str:
+        lits = lemmas[cid][0] if cid in lemmas else [str(v) for v in inputs[cid]]
+        return " ".join(lits + ["0"])
+
+    out = []
+    for cid in kept:
+        out.append(text(cid))
+        if cid != empty:
+            out += [f"d {text(h)}" for h in sorted(retire.get(cid, ())) if h != cid]
+    return "\n".join(out) + "\n"
 
 
 _VERDICTS: dict[tuple[str, str, str], tuple[bool, str, float]] = {}
@@ -173,13 +255,39 @@ def check(cnf_text: str, proof_text: str, engine: str = "auto") -> tuple[bool, s
 
 
 def certify_unsat(clauses: Sequence[Sequence[int]], claim: str, comments: Iterable[str] = (),
-                  top: int = 0, engine: str = "auto") -> Certificate:
-    """Prove ``clauses`` unsatisfiable with a DRAT proof and check it; raises
-    :class:`CertificateError` if the formula has a model."""
+                  top: int = 0, engine: str = "auto", trimmed: bool = False) -> Certificate:
+    """Prove ``clauses`` unsatisfiable with a DRAT proof (``trimmed``: see :func:`refute`) and check
+    it; raises :class:`CertificateError` if the formula has a model."""
     text = dimacs(clauses, comments, top)
-    sat, proof, solve_seconds = refute(clauses)
+    sat, proof, solve_seconds = refute(clauses, trimmed)
     if sat:
         raise CertificateError(f"cannot certify {claim!r}: the formula is satisfiable")
     ok, verdict, check_seconds = check(text, proof, engine)
     return Certificate(claim=claim, cnf=text, proof=proof, verified=ok, verdict=verdict,
                        solve_seconds=solve_seconds, check_seconds=check_seconds)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a certificate file; a name ending in ``.gz`` is gzipped deterministically (no time
+    stamp, no file name: the same text gives the same bytes)."""
+    import gzip
+
+    from powertwo.boards.outfile import write_bytes
+
+    data = text.encode("utf-8")
+    write_bytes(path, gzip.compress(data, compresslevel=9, mtime=0) if path.name.endswith(".gz") else data)
+
+
+def read_text(path: Path) -> str:
+    """A certificate file's text (gunzipped when its name ends in ``.gz``); raises ``ValueError``
+    saying what is wrong with a file that is not (gzipped) text."""
+    import gzip
+
+    data = path.read_bytes()
+    try:
+        if path.name.endswith(".gz"):
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path.name} is not a {'gzipped ' if path.name.endswith('.gz') else ''}text file "
+                         f"({err})") from None

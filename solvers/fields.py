@@ -13,6 +13,7 @@ from typing import Any, Collection, Mapping
 
 from powertwo.boards import Board, BoardError
 from powertwo.boards.jsonfile import short_value
+from powertwo.boards.words import counted  # noqa: F401  (the one pluraliser, named here for the solvers)
 
 
 class SolutionError(ValueError):
@@ -109,11 +110,6 @@ def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -
             raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
         out.append(v)
     return out
-
-
-def counted(n: int, noun: str) -> str:
-    """``n`` and the noun, singular for one: ``1 move``, ``4 moves``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def quoted(value: Any) -> str:

@@ -30,6 +30,8 @@ import lzma
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
+from powertwo.boards.outfile import write_bytes
+
 FORMAT = "powertwo-proof/1"
 """The ``certificate`` field of every header: the format's name and version."""
 LEAF, NODE, KEPT, CLAIM, REF = 0, 1, 2, 3, 4
@@ -75,7 +77,7 @@ def write_certificate(path: str | Path, header: dict[str, Any], body: bytes) -> 
     head = {"certificate": FORMAT, **{k: v for k, v in header.items() if k != "certificate"}}
     packed = lzma.compress(body, preset=9 | lzma.PRESET_EXTREME)
     data = json.dumps(head, separators=(",", ":")).encode("utf-8") + b"\n" + packed
-    Path(path).write_bytes(data)
+    write_bytes(path, data)  # whole or not at all
     return len(data)
 
 

@@ -25,7 +25,7 @@ from .schemas import RunFacts, answer_schema, check_shape
 
 __all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
            "PUZZLES", "PUZZLE_MODULES", "PuzzlePage", "PageError", "Clicks", "Verdict", "Steps", "Option",
-           "SolveOption", "LiveCheck", "DEFAULT_BOARDS", "time_limit_option", "check_answer_shape",
+           "LiveCheck", "DEFAULT_BOARDS", "time_limit_option", "check_answer_shape",
            "register_puzzle", "puzzle_names", "results_dir", "committed_answer", "get_puzzle", "read_json_file",
            "solution_board", "check_file", "Progress", "no_progress"]
 
@@ -208,10 +208,6 @@ class Option:
         return {"name": self.name, "label": self.label, "kind": self.kind, "default": self.default,
                 "choices": list(self.choices), "minimum": self.minimum, "maximum": self.maximum, "unit": self.unit,
                 "words": list(self.words)}
-
-
-SolveOption = Option
-"""The former name of :class:`Option`."""
 
 
 def time_limit_option(default: float = 30.0, maximum: float = 600.0) -> Option:

@@ -6,11 +6,19 @@ be interrupted at all), so every call runs in slices of :data:`CONFLICT_SLICE` c
 pending Ctrl-C arrives as ``KeyboardInterrupt`` (or, caught by PySAT's C code inside a slice, as
 its ``error("Caught keyboard interrupt")``), which :func:`sat_call` turns into "no answer"
 and records on the :class:`Budget`, so the caller can return its best answer so far.
+
+That is Ctrl-C for one solve (``powertwo solve``: the best answer so far, status ``feasible``). A
+job made of many solves (``powertwo results``) runs inside :func:`ctrl_c_stops_the_job`: there the
+first Ctrl-C raises :class:`JobInterrupted`, which no solver takes for "stop, best so far" (it is
+no ``KeyboardInterrupt``), so the job ends at once and writes nothing more; PySAT's and CP-SAT's own
+catches of the signal end in it too (:func:`sat_call`, :func:`cpsat_sigint`).
 """
 
 from __future__ import annotations
 
+import select
 import signal
+import socket
 import threading
 import time
 from contextlib import contextmanager
@@ -18,6 +26,43 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 CONFLICT_SLICE = 5_000
+
+
+class JobInterrupted(BaseException):
+    """Ctrl-C inside :func:`ctrl_c_stops_the_job`: the whole job stops (not a ``KeyboardInterrupt``,
+    which a solver would take as "stop with the best answer so far")."""
+
+    def __init__(self) -> None:
+        super().__init__("interrupted (Ctrl-C): the job stopped, nothing more written")
+
+
+_JOB: list[bool] = []
+"""Non-empty while a job that Ctrl-C stops as a whole runs (see :func:`ctrl_c_stops_the_job`)."""
+
+
+def _stop_the_job(signum: int, frame: Any) -> None:
+    raise JobInterrupted()
+
+
+@contextmanager
+def ctrl_c_stops_the_job() -> Iterator[None]:
+    """Inside, the first Ctrl-C (SIGINT) raises :class:`JobInterrupted` wherever the job is (in the
+    main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _stop_the_job)
+    _JOB.append(True)
+    try:
+        yield
+    finally:
+        _JOB.pop()
+        signal.signal(signal.SIGINT, previous)
+
+
+def job_runs() -> bool:
+    """Whether Ctrl-C now stops a whole job (rather than one solve, with its best answer so far)."""
+    return bool(_JOB)
 
 
 @dataclass
@@ -68,18 +113,47 @@ def sat_call(solver: Any, assumptions: Sequence[int] = (), budget: Budget | None
     except Exception as exc:  # PySAT's C solvers catch SIGINT themselves: "Caught keyboard interrupt"
         if "keyboard interrupt" not in str(exc).lower():
             raise
+        if job_runs():
+            raise JobInterrupted() from None
         budget.interrupted = True
     return None
 
 
 @contextmanager
-def cpsat_sigint() -> Iterator[None]:
+def cpsat_sigint(solver: Any = None) -> Iterator[None]:
     """Around a CP-SAT solve: CP-SAT catches Ctrl-C itself (``catch_sigint_signal``: the search
     ends as at a time limit) but leaves the process without a SIGINT handler afterwards, so a later
-    Ctrl-C would kill it. The Python handler that was in place is installed again."""
+    Ctrl-C would kill it. The Python handler that was in place is installed again.
+
+    Inside :func:`ctrl_c_stops_the_job` (given the ``solver``) CP-SAT does not catch it: a watcher
+    thread woken by the signal (:func:`signal.set_wakeup_fd`) stops the search, and the job's
+    handler raises :class:`JobInterrupted` as the solve returns."""
     handler = signal.getsignal(signal.SIGINT)
+    main = threading.current_thread() is threading.main_thread()
+    watch = solver is not None and job_runs() and main
+    if watch:
+        solver.parameters.catch_sigint_signal = False
+        woken, wake = socket.socketpair()
+        wake.setblocking(False)
+        old_fd = signal.set_wakeup_fd(wake.fileno(), warn_on_full_buffer=False)
+        done = threading.Event()
+
+        def stop_on_signal() -> None:
+            while not done.is_set():
+                if select.select([woken], [], [], 0.1)[0]:
+                    solver.stop_search()
+                    return
+
+        watcher = threading.Thread(target=stop_on_signal, daemon=True)
+        watcher.start()
     try:
         yield
     finally:
-        if handler is not None and threading.current_thread() is threading.main_thread():
+        if watch:
+            done.set()
+            signal.set_wakeup_fd(old_fd)
+            watcher.join()
+            woken.close()
+            wake.close()
+        if handler is not None and main:
             signal.signal(signal.SIGINT, handler)

@@ -46,8 +46,14 @@ def test_two_by_two_strict_summary():
     res = run("solve", "two-by-two", "--strict", "--backend", "sat")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
+    assert lines[:2] == ["two-by-two on board power-of-two: infeasible", "objective: no answer found"]
+    assert "stones rule: exactly" in lines
+    res = run("solve", "two-by-two", "--strict", "--at-most", "--backend", "sat")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
     assert lines[:3] == ["two-by-two on board power-of-two: optimal", "objective: 32", "bound: 32 (proven)"]
-    assert "strict: yes" in lines and lines[3].startswith("time: ") and lines[4].startswith("stones (24): ")
+    assert "strict: yes" in lines and "stones rule: at most" in lines
+    assert lines[3].startswith("time: ") and lines[4].startswith("stones (24): ")
     assert "None" not in res.stdout and "{" not in res.stdout
     # nodes by their labels, lines too
     board = load("power-of-two")
@@ -56,12 +62,15 @@ def test_two_by_two_strict_summary():
     assert "lines with two: a1-e1-g1-i1-m1 " in res.stdout
 
 
-@pytest.mark.parametrize("name", ["one-by-one", "line-cover", "two-by-two", "two-by-two-strict"])
+@pytest.mark.parametrize("name", ["one-by-one", "line-cover", pytest.param("two-by-two", marks=pytest.mark.slow),
+                                  "two-by-two-strict", "two-by-two-at-most", "two-by-two-strict-at-most"])
 def test_committed_files_check_and_draw(name, tmp_path):
     res = run("check", RESULTS / f"{name}.json")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("valid: ") and "; optimal (cp-sat proves " in res.stdout.splitlines()[0]
-    assert "certificate re-derived" in res.stdout and "the proof file is checked too" in res.stdout
+    proven = "; infeasible (cp-sat proves it)" if name == "two-by-two-strict" else "; optimal (cp-sat proves "
+    assert res.stdout.startswith("valid: ") and proven in res.stdout.splitlines()[0]
+    assert "certificate re-derived" in res.stdout
+    assert "the proof file checked against the CNF rebuilt from the board" in res.stdout
     res = run("draw", RESULTS / f"{name}.json", "-o", tmp_path / "d.svg")
     assert res.exit_code == 0
     assert (tmp_path / "d.svg").read_text().lstrip().startswith("<?xml")

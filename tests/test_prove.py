@@ -122,7 +122,7 @@ NEAR_END = [
                                                                     61, 64],
                        "dark_thrown": [1, 21, 22, 23, 31, 37, 38, 39, 42, 45, 47, 48, 55, 57], "to_move": "light"}, 3),
     ("david-goliath", {"david": 59, "goliath": 51, "light_thrown": [9, 12, 17, 19, 22, 26, 37, 42, 55, 60, 63],
-                       "dark_thrown": [2, 6, 8, 23, 38, 39, 44, 46, 53, 62, 64], "to_move": "dark", "ply": 1}, 3),
+                       "dark_thrown": [2, 6, 8, 23, 38, 39, 44, 46, 53, 62, 64], "to_move": "dark", "ply": 23}, 3),
     ("david-goliath", {"david": 31, "goliath": 19, "light_thrown": [5, 16, 23, 30, 34, 36, 37, 38, 39, 42, 44, 61],
                        "dark_thrown": [1, 6, 17, 18, 21, 26, 27, 35, 50, 52, 58, 63], "to_move": "light"}, 2),
     ("tower-of-power", {"to_move": "white", "stacks": {"a2": "W", "f6": "W", "g7": "W", "e8": "B"}}, 3),

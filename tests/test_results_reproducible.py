@@ -99,14 +99,22 @@ def test_readme_quotes_the_committed_answers():
     def answer(name: str) -> dict:
         return json.loads((root / "results" / f"{name}.json").read_text(encoding="utf-8"))
 
-    for name in ("one-by-one", "line-cover", "two-by-two", "two-by-two-strict", "thats-my-line-16",
-                 "thats-my-line-unlimited", "jump-reverse"):
+    for name in ("one-by-one", "line-cover", "two-by-two", "two-by-two-at-most", "two-by-two-strict-at-most",
+                 "thats-my-line-16", "thats-my-line-unlimited", "jump-reverse"):
         assert answer(name)["status"] == "optimal", name
     assert f"Answer: **{answer('one-by-one')['objective']} stones**" in readme
     assert f"Answer: **{answer('line-cover')['objective']} stones**" in readme
-    two, strict = answer("two-by-two"), answer("two-by-two-strict")
-    assert two["objective"] == strict["objective"] == 32 and len(two["stones"]) == len(strict["stones"])
-    assert f"**all {two['objective']} lines** hold exactly two, with {len(two['stones'])} stones" in readme
+    two, loose, strict = answer("two-by-two"), answer("two-by-two-at-most"), answer("two-by-two-strict-at-most")
+    assert answer("two-by-two-strict")["status"] == "infeasible"
+    assert "with `--strict` no placement of 32 stones exists" in readme
+    assert f"Answer: **{two['objective']} of the 32 lines**" in readme and len(two["stones"]) == 32
+    assert loose["objective"] == strict["objective"] == 32 and len(loose["stones"]) == len(strict["stones"])
+    assert f"under which {len(loose['stones'])} stones put two on all {loose['objective']} lines" in readme
+    table = {row["stones"]: row["objective"] for row in answer("two-by-two-table")["table"]}
+    reach = [n for n, best in table.items() if best >= 21]
+    assert reach == list(range(reach[0], reach[-1] + 1)) and table[reach[-1]] == 21
+    assert f"21 or more are within reach with any count from {reach[0]} to {reach[-1]} stones, and 21 is the " \
+           f"best with exactly {reach[-1]}" in readme
     sixteen, unlimited = answer("thats-my-line-16"), answer("thats-my-line-unlimited")
     assert (f"**{sixteen['objective']} stones** with 16 a side ({sixteen['light_count']} to "
             f"{sixteen['dark_count']}), **{unlimited['objective']}** with unlimited stones "

@@ -153,10 +153,18 @@ def test_decision_two_by_two_other_lines_may_hold_any_number(tmp_path):
         [[0, 0], [3, 0]], [[0, 0], [0, 1]], [[1, 0], [1, 1]], [[2, 0], [2, 1]], [[3, 0], [3, 1]]]}))
     board = tmp_path / "comb.json"
     assert run("board", "build", str(segments), "-o", str(board)).exit_code == 0
-    loose = json.loads(run("solve", "two-by-two", "--board", str(board), "--json").stdout)
-    strict = json.loads(run("solve", "two-by-two", "--board", str(board), "--strict", "--json").stdout)
+    # all 32 stones (the default) do not fit on 8 nodes: refused with the reason
+    refused = run("solve", "two-by-two", "--board", str(board))
+    assert refused.exit_code == 2 and "32 stones do not fit" in refused.output
+    loose = json.loads(run("solve", "two-by-two", "--board", str(board), "--stones", "8", "--json").stdout)
+    strict = json.loads(run("solve", "two-by-two", "--board", str(board), "--strict", "--stones", "8", "--at-most",
+                            "--json").stdout)
     assert (loose["status"], loose["objective"], len(loose["stones"])) == ("optimal", 4, 8)
     assert (strict["status"], strict["objective"]) == ("optimal", 3)
+    # strict with exactly 8 stones: each tooth needs both its nodes, so the back would hold 4
+    exact = json.loads(run("solve", "two-by-two", "--board", str(board), "--strict", "--stones", "8",
+                           "--json").stdout)
+    assert exact["status"] == "infeasible"
 
 
 def test_decision_jump_forward_every_placed_stone_is_jumped_at_once():

@@ -77,13 +77,14 @@ def test_info_reports_the_order_without_listing():
     assert parallel_segments([2] * 8).info()["symmetries"] == math.factorial(8) * 2 ** 8
 
 
-@pytest.mark.parametrize("puzzle", ["one-by-one", "line-cover", "two-by-two"])
-def test_breaking_by_generators_keeps_the_optimum(puzzle):
+@pytest.mark.parametrize("puzzle, options", [("one-by-one", {}), ("line-cover", {}), ("two-by-two", {"stones": 8}),
+                                             ("two-by-two", {"at_most": True})])
+def test_breaking_by_generators_keeps_the_optimum(puzzle, options):
     from powertwo.solvers.registry import get_puzzle
 
     board = parallel_segments([2] * 7 + [3])
     p = get_puzzle(puzzle)
-    on = p.solve(board, symmetry=True)
-    off = p.solve(board, symmetry=False)
+    on = p.solve(board, symmetry=True, **options)
+    off = p.solve(board, symmetry=False, **options)
     assert on["status"] == off["status"] == "optimal"
     assert on["objective"] == off["objective"]

@@ -192,7 +192,9 @@ def test_proven_maximum_with_a_legal_game(backend, stones, best):
 
 @pytest.mark.parametrize("backend", ["cp-sat", "sat"])
 def test_a_time_limited_run_still_returns_a_legal_game(backend):
-    result = solve(BOARD, backend=backend, stones="unlimited", symmetry=False, time_limit=0.2)
+    """Five seconds: the first legal game comes within a tenth of one on an idle machine (0.2 s was
+    not always enough on a loaded one); the optimum, proven or not, need not come."""
+    result = solve(BOARD, backend=backend, stones="unlimited", symmetry=False, time_limit=5.0)
     assert result["status"] in ("feasible", "optimal")
     assert result["objective"] <= 50 <= result["bound"] <= 64
     replay = validate_record({"game": "thats-my-line", "options": {"stones": "unlimited"}, "moves": result["record"]})

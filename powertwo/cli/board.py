@@ -8,9 +8,10 @@ from typing import Callable
 import click
 
 from powertwo.boards import Board, load, save
-from powertwo.boards.board import format_fraction
+from powertwo.boards.board import format_fraction, order_value
+from powertwo.boards.words import counted
 
-from .common import echo_json, force_option, main, output_path
+from .common import echo_json, force_option, main, output_path, progress_display
 
 
 @main.group("board")
@@ -23,13 +24,17 @@ def board_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def info(board: str, as_json: bool) -> None:
     """Summary of a shipped board (by NAME) or a board FILE."""
-    b = load(board)
-    data = b.info()
+    with progress_display(f"board {board}") as progress:
+        b = load(board, progress)
+        progress(f"the symmetry group of {b.size:,} nodes and {len(b.lines):,} lines (bliss, Schreier-Sims)")
+        data = b.info()
     if as_json:
         echo_json({k: v for k, v in data.items() if v is not None})
         return
-    click.echo(f"board {b.name}: {data['nodes']} nodes, {data['lines']} lines, {data['symmetries']} symmetries")
-    click.echo("line lengths: " + ", ".join(f"{n} line{'s' if n != 1 else ''} of {k}"
+    unconfirmed = "" if data["symmetries_confirmed"] else " (counted by bliss; too many generators to confirm)"
+    click.echo(f"board {b.name}: {data['nodes']} nodes, {data['lines']} lines, {data['symmetries']} symmetries"
+               + unconfirmed)
+    click.echo("line lengths: " + ", ".join(f"{counted(n, 'line')} of {k}"
                                             for k, n in data["line_lengths"].items()))
     click.echo(f"adjacent pairs: {data['adjacent_pairs']}, triangles: {data['triangles']}")
     click.echo(f"fingerprint: {data['fingerprint']}")
@@ -97,8 +102,9 @@ def draw(board: str, out: str, ids: bool, no_names: bool, force: bool) -> None:
     if ids and no_names:
         raise click.UsageError("--ids and --no-names exclude each other")
     output_path(out, force, [board])
-    b = load(board)
-    path = board_diagram(b, out, names=None if no_names else "ids" if ids else "labels")
+    with progress_display(f"drawing board {board}") as progress:
+        b = load(board, progress)
+        path = board_diagram(b, out, names=None if no_names else "ids" if ids else "labels")
     click.echo(f"wrote {path}")
 
 
@@ -113,6 +119,9 @@ def build(segments: str, out: str, force: bool) -> None:
     from powertwo.boards.jsonfile import read_json
 
     output_path(out, force, [segments])
-    b = from_dict(read_json(segments, BoardError, what="segments file"), str(segments))
-    save(b, out)
-    click.echo(f"wrote {out}: {b.size} nodes, {len(b.lines)} lines, {len(b.symmetries)} symmetries")
+    with progress_display(f"building {segments}") as progress:
+        b = from_dict(read_json(segments, BoardError, what="segments file"), str(segments), progress)
+        progress(f"the symmetry group of {b.size:,} nodes and {len(b.lines):,} lines (bliss, Schreier-Sims)")
+        order = order_value(b.symmetry_order)
+        save(b, out)
+    click.echo(f"wrote {out}: {b.size} nodes, {len(b.lines)} lines, {order} symmetries")

@@ -4,11 +4,13 @@ game tree, counted exactly (single machine, Dask cluster or plain breadth-first 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from .common import main, progress_display
+from powertwo.boards.outfile import write_text
+
+from .common import force_option, main, progress_display
+from .outputs import check_outputs, diagram_suffix
 
 
 def _position(board, position: str | None) -> list[int]:
@@ -74,9 +76,10 @@ def table_lines(census) -> list[str]:
 @click.option("--json", "json_out", type=click.Path(dir_okay=False), default=None, help="Write the census as JSON.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="Draw positions and sequences per level (SVG or PNG).")
+@force_option
 def census(board: str, position: str | None, target: str | None, engine: str, scheduler: str | None, workers: int,
            parquet: str | None, solvable: bool, store: str | None, max_levels: int | None, json_out: str | None,
-           plot: str | None) -> None:
+           plot: str | None, force: bool) -> None:
     """Count the whole game tree of a jump puzzle from a start position, one jump per level."""
     from powertwo.solvers.census import CensusError, run_census
     from powertwo.solvers.census.store import default_store
@@ -86,6 +89,9 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
         raise CensusError(f"--parquet: only the dask engine writes levels, not {engine}")
     if scheduler and engine != "dask":
         raise CensusError(f"--scheduler: only the dask engine runs on a cluster, not {engine}")
+    check_outputs({"--json": json_out, "--plot": plot}, force, (board, position))
+    if plot is not None:
+        diagram_suffix(plot, "--plot")
     b = census_board(board)
     start = _position(b, position)
     goal = None if target is None else b.node(target)
@@ -96,7 +102,7 @@ def census(board: str, position: str | None, target: str | None, engine: str, sc
     for line in table_lines(result):
         click.echo(line)
     if json_out:
-        Path(json_out).write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
+        write_text(json_out, json.dumps(result.to_dict(), indent=1) + "\n")
     if plot:
         from powertwo.solvers.census.plot import plot_census
 

@@ -131,23 +131,26 @@ class Seconds(click.ParamType):
         return seconds
 
 
+HEARTBEAT_FIRST = 2.0
+"""Seconds of work after which a pipe or a log hears of it, though the work has said nothing."""
+HEARTBEAT_EVERY = 10.0
+"""Seconds of silence after which a pipe or a log hears again that the work goes on."""
+
+
 @contextmanager
 def progress_display(title: str, after: float = 1.0, log: bool = False) -> Iterator[Any]:
     """A progress callback for library code: each message replaces a spinner line on stderr
     (rich), shown only when the work takes longer than ``after`` seconds and stderr is a
     terminal (with ``log`` every message also stays as a line above it); elsewhere (pipes, CI
-    logs) each message is one timestamped line."""
+    logs) each message is one timestamped line, and when stderr is a pipe or a file, work that
+    goes on past :data:`HEARTBEAT_FIRST` seconds, or stays silent for :data:`HEARTBEAT_EVERY`,
+    gets a timestamped line saying what it is doing and for how long (:func:`_heartbeat`)."""
     from rich.console import Console
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        began = time.perf_counter()
-
-        def plain(message: str) -> None:
-            if time.perf_counter() - began >= after:
-                click.echo(f"[{time.strftime('%H:%M:%S')}] {message}", err=True)
-
-        yield plain
+        with _heartbeat(title, after) as plain:
+            yield plain
         return
     import threading
 
@@ -166,6 +169,63 @@ def progress_display(title: str, after: float = 1.0, log: bool = False) -> Itera
     finally:
         timer.cancel()
         status.stop()
+
+
+@contextmanager
+def _heartbeat(title: str, after: float) -> Iterator[Any]:
+    """The plain progress of :func:`progress_display`: each message (past ``after`` seconds) as a
+    timestamped line, and, where stderr is a real pipe or file (a descriptor: not the in-memory
+    stream of a test runner), a line from a timer thread when the work has run
+    :data:`HEARTBEAT_FIRST` seconds unheard, then each :data:`HEARTBEAT_EVERY` seconds of silence:
+    ``[12:00:07] checking f.json: still working (7 s)``."""
+    import threading
+
+    began = time.perf_counter()
+    last = [""]  # the last message
+    said = [began]  # when the last line was written
+    lock = threading.Lock()
+
+    def line(text: str) -> None:
+        click.echo(f"[{time.strftime('%H:%M:%S')}] {text}", err=True)
+
+    def plain(message: str) -> None:
+        with lock:
+            last[0] = message
+            if time.perf_counter() - began >= after:
+                said[0] = time.perf_counter()
+                line(message)
+
+    stop = threading.Event()
+
+    def beat() -> None:
+        wait = HEARTBEAT_FIRST
+        while not stop.wait(wait):
+            with lock:
+                now = time.perf_counter()
+                quiet = now - said[0]
+                due = HEARTBEAT_FIRST if said[0] == began else HEARTBEAT_EVERY
+                if quiet >= due - 0.05:
+                    line(f"{f'{title}: {last[0]}' if last[0] else title} (still working, {now - began:.0f} s)")
+                    said[0] = now
+                    quiet = 0.0
+                wait = max(0.1, HEARTBEAT_EVERY - quiet)
+
+    timer = threading.Thread(target=beat, daemon=True, name="heartbeat")
+    if _real_stream(sys.stderr):
+        timer.start()
+    try:
+        yield plain
+    finally:
+        stop.set()
+
+
+def _real_stream(stream: Any) -> bool:
+    """Whether ``stream`` is backed by a file descriptor (a pipe, a file, a terminal)."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

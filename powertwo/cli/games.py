@@ -19,6 +19,9 @@ from typing import Any, Callable
 
 import click
 
+from powertwo.boards.outfile import write_text
+from powertwo.boards.words import counted
+
 from .common import OutputError, echo_json, main, output_path
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
@@ -215,7 +218,7 @@ def validate(game_name: str, record: str, show: bool) -> None:
     except (IllegalMoveError, InvalidMoveError) as exc:
         click.echo(str(exc))
         raise SystemExit(1) from None
-    click.echo(f"valid: {len(res.moves)} moves, {outcome_text(res.game, res.outcome)}")
+    click.echo(f"valid: {counted(len(res.moves), 'move')}, {outcome_text(res.game, res.outcome)}")
     if show:
         last = res.moves[-1] if res.moves else None
         click.echo(res.game.render_text(res.final, last))
@@ -264,6 +267,7 @@ class TerminalGame:
     machine: int | None
     record_start: dict[str, Any]
     history: list[tuple[Any, str, Any]] = field(default_factory=list)  # (state before, move text, move)
+    inputs: tuple[str | None, ...] = ()  # the files play read (a position): never saved over
 
     def show(self) -> None:
         last = self.history[-1] if self.history else None
@@ -312,15 +316,14 @@ class TerminalGame:
             return
         record = self.game.record([t for _, t, _ in self.history], **self.record_start)
         try:
-            output_path(name, force).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            write_text(output_path(name, force, self.inputs), json.dumps(record, indent=1) + "\n")
         except OutputError as exc:
             click.echo(f"not saved: {exc}")
             return
         except OSError as exc:
             click.echo(f"cannot save {name}: {exc.strerror or exc.__class__.__name__}")
             return
-        moves = len(self.history)
-        click.echo(f"saved {moves} move{'' if moves == 1 else 's'} to {name}")
+        click.echo(f"saved {counted(len(self.history), 'move')} to {name}")
 
     def try_move(self, text: str) -> bool:
         from powertwo.rules import RulesError
@@ -381,7 +384,8 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
     game, state = game_and_state(game_name, options, start, position, flags)
     first = game.state_to_json(state)
     current = TerminalGame(game, state, None if computer is None else ("light", "dark").index(computer),
-                          {"position": first} if position else {"start": start or game.default_start})
+                          {"position": first} if position else {"start": start or game.default_start},
+                          inputs=(position, start if start is not None and Path(start).is_file() else None))
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True

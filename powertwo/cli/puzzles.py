@@ -5,12 +5,15 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Callable, Iterator
 
 import click
 
+from powertwo.boards.words import counted
+
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
 from .limits import CHECK_SECONDS, UNDECIDED_EXIT
+from .outputs import check_outputs, output_folder, write_answer
 from .solve_options import OptionValue, PuzzleCommand
 from powertwo.solvers.status import OPTIMAL, UNKNOWN
 
@@ -35,7 +38,7 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool,
     kinds = {o.name: o.kind for o in p.options}
     written = {f"--{o.flag_name}": str(given[o.name]) for o in p.options if o.kind == "output" and o.name in given}
     read = [board, *(str(given[o.name]) for o in p.options if o.kind == "file" and o.name in given)]
-    _check_outputs(out, written, force, read)
+    check_outputs({"--out": out, **written}, force, read)
     b = load(board)
     for key, value in given.items():
         if kinds[key] == "node":
@@ -46,7 +49,9 @@ def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool,
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
         output_path(out, force, (*read, *written.values()))
-        Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        _, kept = write_answer(out, result, json.dumps(result, indent=1) + "\n")
+        if kept:
+            click.echo(f"powertwo: {kept}", err=True)
     if as_json:
         echo_json(result)
     else:
@@ -78,18 +83,6 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         timer.cancel()
 
 
-def _check_outputs(out: str | None, written: Mapping[str, str], force: bool, inputs: Sequence[str]) -> None:
-    """Refuse, before any work, an output that would overwrite a file (without ``force``), an
-    input, or another output (``--proof X --out X``); ``written`` maps the solve option flags that
-    write a file to the file."""
-    for flag, path in written.items():
-        if out is not None and Path(out).resolve() == Path(path).resolve():
-            fail(f"{out}: given to both --out and {flag}, give two files")
-    for target in (out, *written.values()):
-        if target is not None:
-            output_path(target, force, inputs)
-
-
 def node_argument(board, flag: str, text: str) -> int:
     """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
     puzzle like any id)."""
@@ -101,7 +94,7 @@ def node_argument(board, flag: str, text: str) -> int:
                              f"{board.label(1)}, or an id 1..{board.size})", param_hint=f"'--{flag}'")
 
 
-NODE_FIELDS = frozenset({"stones", "light", "dark", "corner", "target", "position", "final_position", "place",
+NODE_FIELDS = frozenset({"stones", "answer", "light", "dark", "corner", "target", "position", "final_position", "place",
                          "jumps", "from", "answers_up_to_symmetry"})
 """Result fields whose numbers are node ids: a summary writes them as the board's labels."""
 
@@ -226,7 +219,7 @@ def check(file: str, board: str | None, time_limit: float) -> None:
         tail = f"{res.outcome.reason}" if res.outcome else "game not over"
         winner = "" if res.outcome is None or res.outcome.winner is None else \
             f", {res.game.player_name(res.outcome.winner)} wins"
-        click.echo(f"valid: {len(res.moves)} moves, {tail}{winner}")
+        click.echo(f"valid: {counted(len(res.moves), 'move')}, {tail}{winner}")
         return
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
@@ -329,16 +322,24 @@ def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> di
 @main.command("results")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False))
 @click.option("--only", multiple=True, help="Only these puzzles (repeatable).")
-def results(out: str, only: tuple[str, ...]) -> None:
-    """The main job: every answer with proof status, timing and diagram, into OUT/."""
+@click.option("--force", is_flag=True, help="Write into an OUT/ that already holds files (the job replaces its own).")
+def results(out: str, only: tuple[str, ...], force: bool) -> None:
+    """The main job: every answer with proof status, timing and diagram, into OUT/. Ctrl-C stops
+    the whole job (exit 130): every file is written whole or not at all, and a step that was
+    running writes nothing."""
     from powertwo.solvers.results import CENSUS, INFERENCE, PROVE, jobs, run_all
+    from powertwo.solvers.satcall import JobInterrupted, ctrl_c_stops_the_job
 
     known = [name for name, _ in jobs()] + [INFERENCE, CENSUS, PROVE]
     for name in only:
         if name not in known:
             fail(f"--only {name}: not a step of the results job (known: {', '.join(known)})")
-    with progress_display("results", after=0.0, log=True) as progress:
-        rows = run_all(Path(out), progress, only=only or None)
+    output_folder(out, force)
+    try:
+        with progress_display("results", after=0.0, log=True) as progress, ctrl_c_stops_the_job():
+            rows = run_all(Path(out), progress, only=only or None)
+    except JobInterrupted as exc:
+        fail(str(exc), 130)
     if only:
         readme = Path(out) / "README.md"
         click.echo(f"wrote {len(rows)} results into {out}/ " + (

@@ -3,15 +3,15 @@ the one-line error a bad request gets."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, is_dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
+from powertwo.boards.jsonfile import JsonFileError, loads
 from powertwo.solvers.registry import DEFAULT_BOARDS
 
 MAX_BODY = 1 << 20
@@ -40,13 +40,22 @@ def plain(value: Any) -> Any:
 
 
 async def body(request: Request) -> dict:
-    raw = await request.body()
+    """The request's JSON object, read by the toolkit's one JSON reader
+    (:func:`powertwo.boards.jsonfile.loads`: repeated keys, depth, number sizes), so a body is
+    refused exactly when ``powertwo check`` refuses the same text in a file. A client that leaves
+    in the middle of its body gets 400 (it reads nothing); no trace goes to the server's log."""
     try:
-        data = json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadRequest(f"request body is not valid JSON ({getattr(exc, 'msg', exc)})") from None
-    except RecursionError:
-        raise BadRequest("request body is nested too deeply") from None
+        raw = await request.body()
+    except ClientDisconnect:
+        raise BadRequest("the client went away before its request body arrived") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("request body: not UTF-8 text") from None
+    try:
+        data = loads(text or "null", "request body")
+    except JsonFileError as exc:
+        raise BadRequest(str(exc)) from None
     if not isinstance(data, dict):
         raise BadRequest("request body must be a JSON object")
     return data

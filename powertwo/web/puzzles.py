@@ -3,11 +3,11 @@ files as ``powertwo check`` reads them, and the frames of answers and records to
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
 from powertwo.boards import Board, NodeId
-from powertwo.rules import RulesError, validate_record
+from powertwo.boards.words import counted, filled, singular
+from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import (
     SolutionError, check_answer_shape, get_puzzle, puzzle_names, results_dir, solution_board,
@@ -17,6 +17,7 @@ from .common import BadRequest, board_of, board_view, field, no_paths
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
 from .requests import CheckBody
+from .work import HINT_SECONDS
 from powertwo.solvers.status import FEASIBLE, INFEASIBLE, OPTIMAL
 
 
@@ -71,10 +72,12 @@ def file_check(data: Mapping) -> dict:
     if "game" in solution:
         try:
             res = validate_record(solution)
-        except RulesError as exc:
+        except (IllegalMoveError, InvalidMoveError) as exc:  # the record's fault (`powertwo check`: exit 1)
             return {"valid": False, "faults": [str(exc)], "notes": []}
+        except RulesError as exc:  # a malformed record: refused, as `powertwo check` refuses it (exit 2)
+            raise BadRequest(str(exc)) from None
         tail = res.outcome.reason if res.outcome else "game not over"
-        return {"valid": True, "faults": [], "notes": [f"valid: {len(res.moves)} moves, {tail}"]}
+        return {"valid": True, "faults": [], "notes": [f"valid: {counted(len(res.moves), 'move')}, {tail}"]}
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
@@ -131,7 +134,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
                                       for v in sorted(occ)],
                            "arrows": [{"path": [start, *jumps]}],
                            "caption": f"after move {k}: {'-'.join(board.label(v) for v in (start, *jumps))}, "
-                                      f"{len(jumps)} jump(s), {len(occ)} stones left"})
+                                      f"{counted(len(jumps), 'jump')}, {counted(len(occ), 'stone')} left"})
         return frames
     jumper = ids([item["corner"]])[0]
     occ = {jumper}
@@ -144,20 +147,11 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
         _, jumper = replay_chain(tables, occ, jumper, jumps, "", remove=False)
         frames.append({"stones": [{"node": v, "color": "dark" if v == jumper else "light"} for v in sorted(occ)],
                        "arrows": [{"path": [before, *jumps]}],
-                       "caption": f"after step {k}: placed {board.label(place)}, {len(jumps)} jump(s), "
-                                  f"{len(occ)} stones"})
+                       "caption": f"after step {k}: placed {board.label(place)}, {counted(len(jumps), 'jump')}, "
+                                  f"{counted(len(occ), 'stone')}"})
     return frames
 
 
-
-
-def _count(k: int, noun: str) -> str:
-    return f"{k} {noun}" + ("" if k == 1 else "s")
-
-
-def counted(template: str, n: int, stones: int) -> str:
-    """A page's count label filled in, with "1 stones" read as "1 stone"."""
-    return re.sub(r"\b1 (\w+)s\b", r"1 \1", template.format(n=n, stones=stones))
 
 
 def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
@@ -168,7 +162,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
     report = get_puzzle(puzzle).check(solution, board)
     n = len(state.complete)
     forward = steps_forward(page)
-    count = counted(page["steps"]["count"], n, len(state.stones))
+    count = filled(page["steps"]["count"], n=n, stones=len(state.stones))
     best = None
     if forward:
         verdict = (f"valid: {count}" if report.valid else
@@ -182,7 +176,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
             if not state.finished else "invalid" if not report.valid else \
             "valid, optimal" if best == n else f"valid, not optimal ({best} {unit} suffice)" if best else \
-            f"valid: {counted('{n} ' + unit, n, 0)}"
+            f"valid: {counted(n, singular(unit))}"
     last = state.chains[-1] if state.chains else None
     arrows = [] if last is None or not last[1] else [
         {"path": [state.chains[-2][1][-1] if forward and len(state.chains) > 1 else
@@ -197,14 +191,10 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
             "solution": solution}
 
 
-HINT_SECONDS = 1.0
-"""How long the hint's solver may take: the hint says only what it can tell within this."""
-
-
-def jump_hint(data: Mapping) -> dict:
+def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:
     """Whether the position can still be finished: from the stored census of the board and the
     clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
-    far as the solver can tell within :data:`HINT_SECONDS`, and a first move that keeps it solvable."""
+    far as the solver can tell within ``seconds``, and a first move that keeps it solvable."""
     puzzle, page = puzzle_of(data)
     if not hinted(page):
         raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
@@ -215,16 +205,16 @@ def jump_hint(data: Mapping) -> dict:
     census = census_hint(board, origin, stones) if origin is not None else None
     if census is not None and (census["solvable"] or census["target"] is None):
         return census
-    solver = solver_hint(puzzle, board, stones)
+    solver = solver_hint(puzzle, board, stones, seconds)
     if census is not None:
         solver["text"] = f"{census['text']}; {solver['text']}"
     return solver
 
 
-def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
-    """The hint as the solver gives it within :data:`HINT_SECONDS`."""
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict:
+    """The hint as the solver gives it within ``seconds``."""
     try:
-        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=HINT_SECONDS)
+        answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=seconds)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
     status, moves = answer.get("status"), answer.get("moves") or []
@@ -233,11 +223,11 @@ def solver_hint(puzzle: str, board: Board, stones: list[NodeId]) -> dict:
         path = [board.label(v) for v in (first["from"], *first["jumps"])]
         size = "in" if status == OPTIMAL else "within"
         return {"solvable": True, "marks": [first["from"], first["jumps"][0]], "source": "solver",
-                "text": f"solvable: a finish {size} {_count(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
+                "text": f"solvable: a finish {size} {counted(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
     if status == INFEASIBLE:
         return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     return {"solvable": None, "marks": [], "source": "solver",
-            "text": f"the solver cannot tell within {HINT_SECONDS:g} s whether a finish exists"}
+            "text": f"the solver cannot tell within {seconds:g} s whether a finish exists"}
 
 
 def reverse_origin(board: Board) -> list[NodeId] | None:
@@ -276,6 +266,6 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             and (held - {a, b}) | {c} in found]
     names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
     text = (f"solvable (census): one stone{where} can still be reached"
-            + (f"; {_count(len(keep), 'jump')} keep it so: {names}" if keep else ""))
+            + (f"; {counted(len(keep), 'jump')} keep it so: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}

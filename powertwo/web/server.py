@@ -219,7 +219,10 @@ async def jump(request: Request) -> Response:
 
 
 async def hint(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, jump_hint, await read_body(request), 10.0))
+    work = work_of(request)
+    seconds = work.limits.hint_seconds
+    return JSONResponse(await work.run(request, functools.partial(jump_hint, seconds=seconds), await read_body(request),
+                                       seconds + 9.0))
 
 
 async def sequence(request: Request) -> Response:

@@ -21,13 +21,19 @@ from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, Outcome, PoolBusy,
 from .common import BadRequest, plain
 
 
+HINT_SECONDS = 1.0
+"""How long the Get a Jump On hint's solver may think by default (:attr:`Limits.hint_seconds`): the
+hint says only what it can tell within this."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
     the cap of a check, sequence or click (seconds), the extra a computer move may take past its
     thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether the
-    workers warm up at start, and how much lower their priority is than the server's (so the
-    event loop answers plain requests first on a busy machine)."""
+    workers warm up at start, how much lower their priority is than the server's (so the
+    event loop answers plain requests first on a busy machine), and how long the Get a Jump On
+    hint's solver may think (its answer says what it can tell within that)."""
 
     workers: int | None = None
     queue: int = 4
@@ -37,6 +43,7 @@ class Limits:
     memory_mb: int | None = 3072
     warm: bool = True
     nice: int = 10
+    hint_seconds: float = HINT_SECONDS
 
 
 def warm_up() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from powertwo.boards.outfile import atomic_path
+
 from .counts import Census
 
 
@@ -36,6 +38,9 @@ def plot_census(census: Census, path: str | Path, target_name: str | None = None
     fig.tight_layout()
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out)
-    plt.close(fig)
+    try:
+        with atomic_path(out) as tmp:  # an interrupted drawing leaves the old file, never a partial one
+            fig.savefig(tmp, format=out.suffix[1:].lower() or None)
+    finally:
+        plt.close(fig)
     return out

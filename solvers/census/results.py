@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from powertwo.boards.outfile import write_text
 from powertwo.solvers.registry import ResultRow
 
 from . import run_census
@@ -35,7 +36,7 @@ def results(out: Path, progress: Callable[[str], None]) -> list[ResultRow]:
         lv.pop("memory_bytes")
     data["solvable_positions"] = sum(lv.solvable_positions or 0 for lv in census.levels)
     data["solvable_classes"] = sum(lv.solvable_classes or 0 for lv in census.levels)
-    (out / f"{STEM}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_text(out / f"{STEM}.json", json.dumps(data, indent=1) + "\n")
     plot_census(census, out / f"{STEM}.png", board.label(centre))
     progress(f"census english: {census.positions:,} positions, {census.game_sequences:,} game sequences, "
              f"{census.solutions:,} solutions to the centre, {seconds:.1f} s")

@@ -13,6 +13,7 @@ from typing import Iterable
 import numpy as np
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.outfile import atomic_path
 
 from .tables import CensusTables, census_tables, position_of
 
@@ -34,7 +35,8 @@ def save_solvable(store: str | Path, tables: CensusTables, levels: list[np.ndarr
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / set_name(tables)
     every = np.sort(np.concatenate(levels)) if levels else np.zeros(0, dtype=np.uint64)
-    np.save(path, every)
+    with atomic_path(path) as tmp:  # a set cut short by Ctrl-C is never stored
+        np.save(tmp, every)
     return path
 
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from powertwo.boards import Board, BoardError
 from powertwo.boards.build import from_segments, name_by_cells, orbit_segments
 
+from ..satcall import cpsat_sigint
 from .evidence import CENTRAL_SQUARES, Cell, Evidence, ExactPoint, InferenceError, LatticeSegment, load_evidence
 from .geometry import Family, candidate_families, cell_of, endpoints, exact_ends, own_points, pair_points
 
@@ -174,7 +175,8 @@ def _enumerate(families: Sequence[Family], usable: list[int], own: Mapping[int, 
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(model, Collect()) if usable else cp_model.INFEASIBLE
+    with cpsat_sigint(solver):  # within the results job, Ctrl-C stops it
+        status = solver.solve(model, Collect()) if usable else cp_model.INFEASIBLE
     return found, status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 

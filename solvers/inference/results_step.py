@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from ..registry import Progress, ResultRow
 from .answer import answer_text, infer
@@ -61,7 +62,7 @@ def results(out: Path, progress: Progress) -> list[ResultRow]:
 
     started = time.perf_counter()
     answer, timings = infer(shipped=("power-of-two", "power-of-two-square-sides"))
-    (out / "board-inference.json").write_text(answer_text(answer), encoding="utf-8")
+    write_text(out / "board-inference.json", answer_text(answer))
     files = ["board-inference.json"]
     board = load("power-of-two")
     for ext in ("svg", "png"):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from ..fields import board_fields, counted
 from ..registry import Progress, ResultRow, SolutionError
@@ -67,7 +68,7 @@ def _write(out: Path, stem: str, answer: ForwardAnswer | ReverseAnswer, diagram:
     from powertwo.boards.draw import save
 
     data = answer.to_json(timings=False)
-    (out / f"{stem}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_text(out / f"{stem}.json", json.dumps(data, indent=1) + "\n")
     files = [f"{stem}.json"]
     for ext in exts:
         save(diagram(data, board), out / f"{stem}.{ext}")
@@ -200,8 +201,8 @@ def bench_results(out: Path, board: Board, progress: Progress, node_limit: int =
         rows.append(ResultRow(puzzle=REVERSE, variant=what, optimum="see jump-bench.json", status=statuses,
                               backends="search (kernel)", answers="summary per position in jump-bench.json",
                               seconds=sum(timings[half].values()), files=("jump-bench.json",), timings=timings[half]))
-    (out / "jump-bench.json").write_text(json.dumps({
+    write_text(out / "jump-bench.json", json.dumps({
         **board_fields(board), "search_node_limit": node_limit,
         "halves": {half: list(seeds) for half, seeds in BENCH_HALVES.items()},
-        "positions": entries, "more_positions": more}, indent=1) + "\n", encoding="utf-8")
+        "positions": entries, "more_positions": more}, indent=1) + "\n")
     return rows

@@ -1,7 +1,8 @@
 """One by One, the line cover, and Two by Two (RULES.md section 5): solved to proven optima
 by CP-SAT and by SAT, checked, drawn, and certified.
 
-Registers three puzzles: ``one-by-one``, ``line-cover`` and ``two-by-two`` (option ``strict``).
+Registers three puzzles: ``one-by-one``, ``line-cover`` and ``two-by-two`` (options ``strict``,
+``at_most`` and ``table``).
 The work is split by job, one module each:
 
 - :mod:`.variants`: the variants as data (model module, options, line rule);
@@ -9,6 +10,7 @@ The work is split by job, one module each:
 - :mod:`.answers`: every optimal answer, and the canonical one;
 - :mod:`.files`: the typed result, the solution file, the diagram;
 - :mod:`.checker`: the checker (every field verified or refused); :mod:`.live`: the workbench's live check;
+- :mod:`.table`: Two by Two's optimum for every stone count, and its plot;
 - :mod:`.results_step`: the part of ``make results``;
 - :mod:`.export`: DIMACS, WCNF, CP-SAT protobuf and GraphML.
 
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from powertwo.boards import Board
+from powertwo.boards.outfile import write_text
 
 from ..fields import SolutionError, seconds_value
 from .answers import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
@@ -31,14 +34,14 @@ from .export import EXPORT_FORMATS, export_text
 from .files import LineResult, answer_fields, diagram, dumps
 from .live import live_check
 from .results_step import results
+from .table import count_table
 from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
 from ..registry import (
     Clicks, Option, Progress, Puzzle, PuzzlePage, ResultRow, Steps, Verdict, no_progress, register_puzzle,
     time_limit_option,
 )
 from ..schemas import LineAnswer
-from ..status import STATUSES
-from ..status import OPTIMAL
+from ..status import OPTIMAL, STATUSES
 
 __all__ = [
     "BACKENDS", "CHECK_TIME_LIMIT", "EXPORT_FORMATS", "MAX_ANSWERS", "STATUSES", "STONES", "VARIANTS", "Answers",
@@ -50,11 +53,19 @@ __all__ = [
 
 def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", time_limit: float | None = None,
           all_solutions: bool = False, strict: bool = False, symmetry: bool = True, proof: str | None = None,
-          stones: Any = None, progress: Progress = no_progress) -> dict:
+          stones: Any = None, at_most: bool = False, table: bool = False, progress: Progress = no_progress) -> dict:
     """Solve a line puzzle: the solution file's object (see :mod:`.files`). A time limit or
-    Ctrl-C ends the search with the best answer so far (status ``feasible``, with its bound)."""
-    var = variant(puzzle, bool(strict))
-    limit = stone_limit(stones, board)
+    Ctrl-C ends the search with the best answer so far (status ``feasible``, with its bound).
+    ``table`` solves Two by Two for every stone count instead (:mod:`.table`; ``time_limit`` is
+    then per count)."""
+    var = variant(puzzle, bool(strict), bool(at_most))
+    if table:
+        if stones is not None or all_solutions or proof is not None or backend != "cp-sat":
+            raise SolutionError("--table solves every stone count with cp-sat: it takes no --stones, --all, "
+                                "--proof or --backend")
+        return count_table(board, var, time_limit=seconds_value(time_limit), symmetry=symmetry,
+                           progress=progress).to_json()
+    limit = stone_limit(stones, board, var)
     if backend not in BACKENDS:
         raise SolutionError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if proof is not None and backend != "sat":
@@ -72,7 +83,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
         cert = certify(board, var, outcome, limit)
         if cert is None:
             raise SolutionError(f"--proof: nothing to prove, the status is {outcome.status}")
-        Path(proof).write_text(cert.proof, encoding="utf-8")
+        write_text(proof, cert.proof)
         files = {"proof": Path(proof).name}  # named relative to the result file: write both in one folder
     res = LineResult(board, var, backend, outcome, outcome.stones, stone_limit=limit,
                      symmetry_breaking=bool(symmetry), answers=answers, certificate=cert,
@@ -101,19 +112,30 @@ def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
 
 CLICKS = Clicks("toggle", "click a node to put a stone on it, click it again to take the stone off", "stones",
                 "check")
+AT_MOST_STONES = Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
+                        words=("unlimited",),
+                        help=f"At most N stones, a number or 'unlimited' (default {STONES}).")
 OPTIONS = (
     Option("backend", "backend", "choice", "cp-sat", choices=BACKENDS, recorded=True),
     time_limit_option(),
-    Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones", words=("unlimited",),
-           help=f"The most stones an answer may use, a number or 'unlimited' (default {STONES})."),
     Option("symmetry", "symmetry breaking", "bool", True, help="Symmetry breaking (on by default)."),
     Option("all_solutions", "every optimal answer", "bool", False, flag="all", help="Enumerate every optimal answer."),
     Option("proof", "DRAT proof", "output", None, page=False,
            help="sat backend: write the DRAT proof of the last call (beside the --out file)."),
 )
-"""The solve options of every line puzzle (``proof`` writes a file: the command line's alone)."""
-STRICT = Option("strict", "strict: every line holds 0 or 2", "bool", False, recorded=True,
-                help="Every line holds 0 or 2 stones.")
+"""The solve options of every line puzzle, besides its ``stones`` (``proof`` writes a file: the
+command line's alone)."""
+TWO_BY_TWO_OPTIONS = (
+    Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
+           words=("unlimited",), help=f"Exactly N stones (default {STONES}); with --at-most, at most N."),
+    Option("strict", "strict: every line holds 0 or 2", "bool", False, recorded=True,
+           help="Every line holds 0 or 2 stones."),
+    Option("at_most", "at most: the stones are a limit (the earlier reading)", "bool", False,
+           help="--stones N is an upper bound (the earlier reading), not the exact count."),
+    Option("table", "the optimum for every stone count", "bool", False, page=False,
+           help="The optimum for every stone count 0..nodes (--time-limit: CP-SAT work seconds per count, "
+                "default 20, the same answer on every machine)."),
+)
 
 
 def page(name: str, goal: str, reached: str) -> PuzzlePage:
@@ -127,14 +149,16 @@ def page(name: str, goal: str, reached: str) -> PuzzlePage:
         steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json")
 
 
-for _name, _title, _order, _names, _extra, _goal, _reached in (
-        ("one-by-one", "One by One", 10, ("one-by-one",), (),
+for _name, _title, _order, _names, _options, _goal, _reached in (
+        ("one-by-one", "One by One", 10, ("one-by-one",), OPTIONS[:2] + (AT_MOST_STONES,) + OPTIONS[2:],
          "the fewest stones with exactly one stone on every line", "every line holds exactly one stone"),
-        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), (),
+        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",),
+         OPTIONS[:2] + (AT_MOST_STONES,) + OPTIONS[2:],
          "the fewest stones with at least one stone on every line", "every line holds at least one stone"),
-        ("two-by-two", "Two by Two", 12, ("two-by-two", "two-by-two-strict"), (STRICT,),
-         f"at most {STONES} stones, the most lines holding exactly two", "the most lines hold exactly two")):
+        ("two-by-two", "Two by Two", 12, tuple(n for n in VARIANTS if n.startswith("two-by-two")),
+         OPTIONS[:2] + TWO_BY_TWO_OPTIONS[:1] + OPTIONS[2:] + TWO_BY_TWO_OPTIONS[1:],
+         f"all {STONES} stones, the most lines holding exactly two", "the most lines hold exactly two")):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
-                           results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
+                           results=_results_hook(*_names), options=_options, order=_order, reads_files=True,
                            draw_options=("names", "all_answers"), answer=LineAnswer,
                            page=page(_name, _goal, _reached), live_check=live_check))

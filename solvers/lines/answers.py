@@ -69,7 +69,7 @@ def enumerate_cpsat(board: Board, var: Variant, optimum: int, *, stones: int = S
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = 2
     solver.parameters.catch_sigint_signal = True
-    with cpsat_sigint():
+    with cpsat_sigint(solver):
         status = solver.solve(model, Collect())
     done = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and len(found) < limit
     return _answers(board, found, symmetry, done, time.perf_counter() - started)

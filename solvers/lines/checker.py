@@ -12,15 +12,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from powertwo.boards import Board
+from powertwo.boards.words import counted
 from powertwo.models.cards import line_counts
 
-from ..certify import CERTIFICATE_FIELDS, Certificate, check as check_drat, sha256, statement_faults
+from ..certify import CERTIFICATE_FIELDS, Certificate, check as check_drat, read_text, sha256, statement_faults
 from ..fields import (
     SolutionError, bool_field, choice_field, int_field, known_fields, node_ids, node_list, require, sibling_file,
 )
 from .answers import Answers, enumerate_cpsat, enumerate_sat
-from .backends import BACKENDS, Outcome, certify, run, solve_cpsat
+from .backends import BACKENDS, Outcome, certificate_cnf, certify, run, solve_cpsat
 from .files import file_variant
+from .table import check_table
 from .variants import STONES, Variant, stone_limit
 from ..registry import CheckReport
 from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN
@@ -30,7 +32,7 @@ CHECK_TIME_LIMIT = 60.0
 
 TOP_FIELDS = frozenset({
     "puzzle", "board", "board_fingerprint", "backend", "status", "objective", "bound", "stones", "lines_with_two",
-    "strict", "seconds",
+    "strict", "stones_rule", "seconds",
     "stone_limit", "symmetry_breaking", "backends_agreeing", "optimal_answers", "optimal_answers_up_to_symmetry",
     "optimal_answers_complete", "answers_up_to_symmetry", "answer_count_backends_agreeing", "certified",
     "certificate", "stopped", *BACKENDS,
@@ -72,6 +74,19 @@ def confirmed_answers_by_sat(board: Board, var: Variant, stones: int, optimum: i
     return enumerate_sat(board, var, optimum, stones=stones, symmetry=True)
 
 
+@lru_cache(maxsize=32)
+def claim_cnf(board: Board, var: Variant, stones: int, status: str, objective: int | None) -> tuple[str, str]:
+    """The claim a proven status and objective need certified, and its CNF (no solving)."""
+    return certificate_cnf(board, var, status, objective, stones)
+
+
+def _file_text(path: Path, where: str, field: str) -> str:
+    try:
+        return read_text(path)
+    except ValueError as err:
+        raise SolutionError(f"{where}: field '{field}': {err}") from None
+
+
 @lru_cache(maxsize=16)
 def checked_proof(cnf_text: str, proof_text: str) -> tuple[bool, str]:
     ok, verdict, _ = check_drat(cnf_text, proof_text)
@@ -91,6 +106,7 @@ class _File:
         self.stones = node_list(data, "stones", board, where)
         self.limit = STONES if "stone_limit" not in data else \
             stone_limit(int_field(data, "stone_limit", where, minimum=0, maximum=board.size), board)
+        self.rule_inferred = self.var.lists_lines and "stones_rule" not in data
         self.status = choice_field(data, "status", STATUSES, where, required=False)
         self.backend = choice_field(data, "backend", BACKENDS, where, required=False)
         self.objective = int_field(data, "objective", where, required=False)
@@ -113,7 +129,10 @@ class _File:
 # ---------------------------------------------------------------------------- the checker
 def check(data: Mapping[str, Any], board: Board, base: Path | None = None) -> CheckReport:
     """Check a line-puzzle solution: every field recomputed, confirmed or refused. ``base`` is
-    the folder of the file (certificate files are named relative to it)."""
+    the folder of the file (certificate files are named relative to it). A Two by Two table
+    (field ``table``) is checked row by row (:func:`.table.check_table`)."""
+    if isinstance(data, Mapping) and "table" in data and data.get("puzzle") == "two-by-two":
+        return check_table(data, board)
     f = _File(data, board)
     stone_set = sorted(set(f.stones))
     counts = line_counts(board, stone_set)
@@ -133,14 +152,16 @@ def _stone_faults(board: Board, f: _File, stone_set: list[int], counts: list[int
     """Nodes listed twice, more stones than the limit, and every line that breaks the rule."""
     faults = [f"node {board.label(v)} is listed {f.stones.count(v)} times"
               for v in sorted({v for v in f.stones if f.stones.count(v) > 1})]
-    if len(stone_set) > f.limit:
-        faults.append(f"{len(stone_set)} stones, at most {f.limit} allowed")
     if f.status == INFEASIBLE and not stone_set:  # no answer given, so no line to fault
         return faults
+    if len(stone_set) > f.limit and not f.var.exact_stones:
+        faults.append(f"{len(stone_set)} stones, at most {f.limit} allowed")
+    elif len(stone_set) != f.limit and f.var.exact_stones:
+        faults.append(f"{len(stone_set)} stones, the puzzle places exactly {f.limit}")
     for k, held in enumerate(counts):
         need = f.var.line_fault(held)
         if need:
-            faults.append(f"line {board.line_text(k)} holds {held} stone{'' if held == 1 else 's'}, {need}")
+            faults.append(f"line {board.line_text(k)} holds {counted(held, 'stone')}, {need}")
     return faults
 
 
@@ -223,8 +244,11 @@ def _check_proven(data: Mapping[str, Any], board: Board, f: _File, own: Outcome,
 
 def _summary(board: Board, f: _File, own: Outcome, stone_set: list[int], value: int) -> str:
     var = f.var
-    parts = [f"{len(stone_set)} stone{'' if len(stone_set) == 1 else 's'}"]
+    parts = [f"{counted(len(stone_set), 'stone')}"]
     if var.lists_lines:
+        if var.at_most:
+            parts[0] += (f" (read as at most {f.limit}, the earlier reading: the file has no stones_rule and "
+                         f"places fewer)" if f.rule_inferred else f" (at most {f.limit})")
         parts[0] += f", {value} of {len(board.lines)} lines hold exactly two"
         if var.strict:
             parts[0] += f", {var.rule.summary}"
@@ -385,31 +409,32 @@ def _check_certificate(data: Mapping[str, Any], board: Board, f: _File, own: Out
             f.status == OPTIMAL and f.objective != own.objective:
         faults.append("gives a certificate, but its status is not a proven optimum or infeasibility")
         return
-    cert = confirmed_certificate(board, f.var, f.limit, own)
-    if cert is None or not cert.verified:
-        faults.append("the checker's own DRAT proof of the claim was not accepted")
-        return
+    own_claim, own_cnf = claim_cnf(board, f.var, f.limit, own.status, own.objective)
     before = len(faults)
-    faults += statement_faults(cert_data, claim, verdict, cert.claim, "the answer")
-    if verdict.startswith("VERIFIED") and verdict != cert.verdict:
-        faults.append(f"certificate verdict {verdict[:80]!r} differs from dratify's: {cert.verdict!r}")
-    if cnf_sha is not None and cnf_sha != cert.cnf_sha256:
+    faults += statement_faults(cert_data, claim, verdict, own_claim, "the answer")
+    if cnf_sha is not None and cnf_sha != sha256(own_cnf):
         faults.append("certificate cnf_sha256 does not match the CNF of the claim")
-    if cnf_path is not None:
-        text = cnf_path.read_text(encoding="utf-8", errors="replace")
-        if sha256(text) != cert.cnf_sha256:
-            faults.append(f"certificate.cnf {cert_data['cnf']!r} is not the CNF of the claim")
+    if cnf_path is not None and sha256(_file_text(cnf_path, where, "certificate.cnf")) != sha256(own_cnf):
+        faults.append(f"certificate.cnf {cert_data['cnf']!r} is not the CNF of the claim")
     if proof_path is not None:
-        proof = proof_path.read_text(encoding="utf-8", errors="replace")
+        proof = _file_text(proof_path, where, "certificate.proof")
         if proof_sha is not None and sha256(proof) != proof_sha:
             faults.append(f"certificate proof_sha256 does not match the file {cert_data['proof']!r}")
         if proof_lines is not None and proof.count("\n") != proof_lines:
             faults.append(f"certificate proof_lines {proof_lines}, the file {cert_data['proof']!r} has "
                           f"{proof.count(chr(10))}")
-        ok, said = checked_proof(cert.cnf, proof)
+        ok, said = checked_proof(own_cnf, proof)
         if not ok:
             faults.append(f"certificate.proof {cert_data['proof']!r} does not refute the claim's CNF: {said}")
-    else:
+        elif verdict.startswith("VERIFIED") and verdict != said:
+            faults.append(f"certificate verdict {verdict[:80]!r} differs from dratify's: {said!r}")
+    else:  # no proof file: the checker proves the claim itself and compares its proof
+        cert = confirmed_certificate(board, f.var, f.limit, own)
+        if cert is None or not cert.verified:
+            faults.append("the checker's own DRAT proof of the claim was not accepted")
+            return
+        if verdict.startswith("VERIFIED") and verdict != cert.verdict:
+            faults.append(f"certificate verdict {verdict[:80]!r} differs from dratify's: {cert.verdict!r}")
         if proof_sha is not None and proof_sha != cert.proof_sha256:
             faults.append("certificate proof_sha256 matches neither a proof file nor the checker's own proof")
         if proof_lines is not None and proof_lines != cert.proof.count("\n"):
@@ -423,5 +448,6 @@ def _check_certificate(data: Mapping[str, Any], board: Board, f: _File, own: Out
     if f.certified is None:
         faults.append("gives a certificate without saying certified: true")
         return
-    notes.append(f"certificate re-derived: {cert.claim}; dratify: {cert.verdict}"
-                 + ("; the proof file is checked too" if proof_path is not None else ""))
+    notes.append(f"certificate re-derived: {own_claim}; dratify: {verdict}"
+                 + ("; the proof file checked against the CNF rebuilt from the board" if proof_path is not None
+                    else "; proved again by the checker"))

@@ -15,7 +15,7 @@ EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat", "graphml")
 
 
 def export_text(board: Board, puzzle: str, fmt: str, *, strict: bool = False, stones: Any = None,
-                symmetry: bool = False, bound: int | None = None) -> str:
+                at_most: bool = False, symmetry: bool = False, bound: int | None = None) -> str:
     """The text of ``powertwo export``: the SAT encoding as DIMACS CNF (with ``bound``: the
     decision "objective at least as good as ``bound``") or as WCNF (hard clauses plus one
     weight-1 soft clause per objective literal), the CP-SAT model as protobuf text, or the
@@ -24,8 +24,8 @@ def export_text(board: Board, puzzle: str, fmt: str, *, strict: bool = False, st
         raise SolutionError(f"unknown export format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
     if fmt == "graphml":
         return board.to_graphml() + "\n"
-    var = variant(puzzle, strict)
-    limit = stone_limit(stones, board)
+    var = variant(puzzle, strict, at_most)
+    limit = stone_limit(stones, board, var)
     if fmt == "cpsat":
         model, _, _ = var.cpsat(board, limit, symmetry)
         return str(model.proto)
@@ -36,7 +36,8 @@ def export_text(board: Board, puzzle: str, fmt: str, *, strict: bool = False, st
     cnf = var.cnf(board, limit, symmetry)
     pool = IDPool(start_from=cnf.top + 1)
     goal = ("minimise" if var.sense == "min" else "maximise") + f" the {var.unit}"
-    head = [f"powertwo {var.name} on board {board.name} (at most {limit} stones)",
+    placed = "exactly" if var.exact_stones else "at most"
+    head = [f"powertwo {var.name} on board {board.name} ({placed} {limit} stones)",
             f"objective: {goal} = {cnf.offset} {'+' if cnf.sign > 0 else '-'} (number of true cost literals)",
             "cost literals: " + " ".join(map(str, cnf.costs)),
             f"symmetry-breaking clauses: {'included' if symmetry else 'not included'}"]

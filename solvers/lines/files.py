@@ -3,7 +3,11 @@ diagram. A solution file is::
 
     {"puzzle", "board", "backend", "status" (a :data:`~powertwo.solvers.status.Status`),
      "objective", "bound", "stones": [node ids], "lines_with_two": [line texts] (two-by-two),
-     "strict" (two-by-two), "seconds" (solve only; result files keep timings apart), ...}
+     "strict", "stones_rule": "exactly"|"at most" (two-by-two), "seconds" (solve only; result files
+     keep timings apart), ...}
+
+A Two by Two file without ``stones_rule`` was made before the exact reading (or by hand): it is
+read by :func:`inferred_stones_rule`.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted
 from powertwo.models.cards import line_counts, orbit
 
 from ..certify import Certificate
-from ..fields import SolutionError, board_fields, bool_field, node_list, require
+from ..fields import SolutionError, board_fields, bool_field, choice_field, node_list, require
 from .answers import Answers
 from .backends import Outcome
 from .variants import STONES, Variant, lines_with_two, variant
@@ -57,6 +62,7 @@ class LineResult:
         if self.var.lists_lines:
             out["lines_with_two"] = lines_with_two(self.board, self.stones)
             out["strict"] = self.var.strict
+            out["stones_rule"] = self.var.stones_rule
         if timings:
             out["seconds"] = round(o.seconds, 3)
         if self.stone_limit != STONES:
@@ -99,10 +105,36 @@ def dumps(data: Mapping) -> str:
     return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
 
 
+STONES_RULES = ("exactly", "at most")
+"""How a Two by Two file reads its stone count (field ``stones_rule``)."""
+
+
 def file_variant(data: Mapping) -> Variant:
-    """The variant a solution file names (fields ``puzzle`` and ``strict``)."""
+    """The variant a solution file names (fields ``puzzle``, ``strict`` and, for Two by Two,
+    ``stones_rule``, or its inferred reading)."""
     puzzle = require(data, "puzzle", str, "solution")
-    return variant(puzzle, bool(bool_field(data, "strict", f"{puzzle} solution", default=False)))
+    where = f"{puzzle} solution"
+    strict = bool(bool_field(data, "strict", where, default=False))
+    if not variant(puzzle, strict).lists_lines:
+        if "stones_rule" in data:
+            raise SolutionError(f"{where}: field 'stones_rule' belongs to two-by-two (this puzzle's stone count "
+                                f"is a limit)")
+        return variant(puzzle, strict)
+    rule = choice_field(data, "stones_rule", STONES_RULES, where, required=False) or inferred_stones_rule(data)
+    return variant(puzzle, strict, at_most=rule == "at most")
+
+
+def inferred_stones_rule(data: Mapping) -> str:
+    """The reading of a Two by Two file without ``stones_rule``: one made before RULES.md placed
+    all the stones, or by hand. It places fewer stones than its count (``stone_limit``, default
+    32) only under the earlier reading, so it is read as ``"at most"``; otherwise as ``"exactly"``
+    (a file placing the whole count is an answer under both readings, and the current one judges
+    its claims)."""
+    stones, count = data.get("stones"), data.get("stone_limit", STONES)
+    if isinstance(stones, list) and isinstance(count, int) and not isinstance(count, bool):
+        if len({str(v) for v in stones}) < count:
+            return "at most"
+    return "exactly"
 
 
 def fault_kind(var: Variant, held: int) -> str | None:
@@ -129,7 +161,7 @@ def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: s
     title = (f"{var.title}: {len(stones)} stones, {len(good)} of {len(board.lines)} lines "
              f"{'with two' if var.lists_lines else 'covered'}")
     if faults:
-        title += f"; WRONG: {len(faults)} line{'s' if len(faults) != 1 else ''} break the rule"
+        title += f"; WRONG: the rule is broken on {counted(len(faults), 'line')}"
     if status:
         title += f" ({status})"
     wanted = "exactly two stones" if var.rule.highlight == 2 else f"{var.rule.need} stone"
@@ -146,6 +178,10 @@ def diagram(data: Mapping, board: Board, *, names: str | None = "labels", all_an
     beside it (``names``: ``"labels"``, ``"ids"``, or None for none)."""
     from powertwo.boards.draw import figure, panels
 
+    if "table" in data and data.get("puzzle") == "two-by-two":
+        from .table import table_figure
+
+        return table_figure(data, board)
     var = file_variant(data)
     where = f"{var.puzzle} solution"
     status = str(data.get("status", ""))

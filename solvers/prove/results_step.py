@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from powertwo.boards import load
+from powertwo.boards.outfile import write_text
 from powertwo.rules import get_game
 from powertwo.rules.thats_my_line import ThatsMyLine
 
@@ -68,9 +69,9 @@ def make_certificates(out: Path, progress: Progress, only: tuple[str, ...] = ())
                       "winner": result.winner, "first_replies": first_replies(folder / f"{name}.proof"),
                       "proof": result.proof.to_json(), "certificate_bytes": size,
                       "expanded": result.figures.expanded}
-            (folder / f"{name}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
+            write_text(folder / f"{name}.json", json.dumps(answer, indent=1) + "\n")
             timings[name] = {"prove_seconds": round(seconds, 1)}
-            timings_path.write_text(json.dumps(timings, indent=1) + "\n", encoding="utf-8")
+            write_text(timings_path, json.dumps(timings, indent=1) + "\n")
             progress(f"{name}: Light to move {result.value.value}, {result.winner} wins; proven in {seconds:.0f} s, "
                      f"certificate {size:,} bytes")
             answers.append(answer)

@@ -32,7 +32,7 @@ def _run_cp_sat(model: Any, time_limit: float | None) -> tuple[Any, Any]:
     solver.parameters.catch_sigint_signal = True  # Ctrl-C ends the search like a time limit
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
-    with cpsat_sigint():
+    with cpsat_sigint(solver):
         code = solver.solve(model)
     return solver, code
 

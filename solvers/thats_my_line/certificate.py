@@ -135,6 +135,8 @@ def write_gzip(path: Path, text: str) -> None:
     """Deterministic gzip (no time stamp, no file name): the same text gives the same bytes."""
     import gzip
 
-    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    from powertwo.boards.outfile import write_bytes
+
+    write_bytes(path, gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from powertwo.boards.outfile import write_text
 from powertwo.rules.thats_my_line import UNLIMITED
 
 from ..certify import checker_name
@@ -78,7 +79,7 @@ def _write(answer: dict, board, out: Path, stem: str, progress: Progress):
 
     report = check(answer, board, base=out)
     progress(f"{PUZZLE} ({stem}): check {'valid' if report.valid else '; '.join(report.faults)}")
-    (out / f"{stem}.json").write_text(json.dumps(answer, indent=1) + "\n", encoding="utf-8")
+    write_text(out / f"{stem}.json", json.dumps(answer, indent=1) + "\n")
     for ext in ("svg", "png"):
         save(diagram(answer, board), out / f"{stem}.{ext}")
     return report
