@@ -409,7 +409,7 @@ def read_json_file(path: str | Path) -> Any:
     return read_json(path, SolutionError)
 
 
-def solution_board(data: Mapping, where: str, board: Board | None = None) -> Board:
+def solution_board(data: Mapping[str, Any], where: str, board: Board | None = None) -> Board:
     """The board a solution file is judged against.
 
     Without ``board`` (the user's ``--board``): the board the file names (field ``board``, default
@@ -443,7 +443,7 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
     return board
 
 
-def answer_record(data: Mapping, where: str) -> dict:
+def answer_record(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The game record an answer file holds (its puzzle's ``record``), or a :class:`SolutionError`
     saying that this puzzle's answers are not games."""
     puzzle = get_puzzle(str(data.get("puzzle")))

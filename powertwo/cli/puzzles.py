@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 import click
 
@@ -16,6 +16,10 @@ from .limits import CHECK_SECONDS, UNDECIDED_EXIT
 from .outputs import check_outputs, output_folder, write_answer
 from .solve_options import OptionValue, PuzzleCommand
 from powertwo.solvers.status import OPTIMAL, UNKNOWN
+
+if TYPE_CHECKING:
+    from powertwo.boards import Board
+    from powertwo.solvers.registry import CheckReport, Puzzle
 
 
 @main.command("solve", cls=PuzzleCommand)
@@ -83,7 +87,7 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         timer.cancel()
 
 
-def node_argument(board, flag: str, text: str) -> int:
+def node_argument(board: Board, flag: str, text: str) -> int:
     """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
     puzzle like any id)."""
     if text in board.labels:
@@ -99,7 +103,7 @@ NODE_FIELDS = frozenset({"stones", "answer", "light", "dark", "corner", "target"
 """Result fields whose numbers are node ids: a summary writes them as the board's labels."""
 
 
-def summary_lines(result: dict, board) -> list[str]:
+def summary_lines(result: Mapping[str, Any], board: Board) -> list[str]:
     """A result object for a person: status, objective, bound, time, then the answer itself
     (its stones, or one line per move or step), then every other field in plain words; nodes
     are written by their labels (``a13``), not their ids."""
@@ -133,13 +137,13 @@ def summary_lines(result: dict, board) -> list[str]:
     return lines
 
 
-def _move_text(move, board) -> str:
+def _move_text(move: object, board: Board) -> str:
     if isinstance(move, dict):
         return ", ".join(f"{k} {_plain(v, board if k in NODE_FIELDS else None)}" for k, v in move.items())
     return _plain(move)
 
 
-def _plain(value, nodes=None) -> str:
+def _plain(value: object, nodes: Board | None = None) -> str:
     """``value`` in plain words; with ``nodes`` (a board) its whole numbers are that board's nodes,
     written by their labels."""
     if value is None:
@@ -153,7 +157,7 @@ def _plain(value, nodes=None) -> str:
             "; ".join(_plain(v, nodes) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v, nodes)}" for k, v in value.items())
-    if nodes is not None and nodes.has_node(value):
+    if nodes is not None and isinstance(value, int) and nodes.has_node(value):
         return nodes.label(value)
     return str(value)
 
@@ -163,7 +167,7 @@ BOARD_HELP = ("Judge a solution file against board NAME or FILE. A file that car
               "a hand-written file without one is judged against this board instead of the one it names.")
 
 
-def given_board(board: str | None, file: str, data: object):
+def given_board(board: str | None, file: str, data: object) -> Board | None:
     """The ``--board`` a solution file is judged against (None: the board the file names); a
     game record names its own board, so ``--board`` is refused for one."""
     if board is None or not isinstance(data, dict) or "puzzle" not in data and "game" not in data:
@@ -224,7 +228,7 @@ def check(file: str, board: str | None, time_limit: float) -> None:
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
-def _bounded_check(file: str, against, time_limit: float):
+def _bounded_check(file: str, against: Board | None, time_limit: float) -> CheckReport:
     """The check of a solution file in a child process capped at ``time_limit`` seconds (a spinner
     on a terminal past a second); exit :data:`UNDECIDED_EXIT` with one line when it is not decided."""
     from powertwo.solvers.bounded import CANCELLED, CRASHED, MEMORY, TIMEOUT, run_bounded
@@ -289,7 +293,7 @@ def draw(file: str, out: str, move: int | None, names: str | None, all_answers: 
     click.echo(f"wrote {path}")
 
 
-def _claimed(data: dict) -> dict:
+def _claimed(data: dict[str, Any]) -> dict[str, Any]:
     """A line-puzzle solution whose status the drawing shows as claimed, not verified (the other
     puzzles' diagrams check the whole file before drawing)."""
     from powertwo.solvers.lines.variants import PUZZLES as LINE_PUZZLES
@@ -299,13 +303,13 @@ def _claimed(data: dict) -> dict:
     return data
 
 
-def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> dict:
+def _draw_options(puzzle: Puzzle, file: str, names: str | None, all_answers: bool) -> dict[str, Any]:
     """The keywords of ``puzzle``'s diagram for ``--labels/--ids/--no-names`` and ``--all``
     (refused where the diagram does not take them). Without one of the three, a diagram names its
     nodes as it does by default (none in the small panels of ``--all``)."""
     from powertwo.solvers.registry import SolutionError
 
-    options: dict = {}
+    options: dict[str, Any] = {}
     if all_answers:
         if "all_answers" not in puzzle.draw_options:
             raise SolutionError(f"{file}: --all does not apply to a {puzzle.name} solution")
