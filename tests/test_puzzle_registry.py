@@ -80,3 +80,19 @@ def test_an_option_declared_twice_is_refused():
     with pytest.raises(PageError, match="puzzle twice: option time_limit is declared twice"):
         Puzzle(name="twice", title="t", solve=toy_solve, check=lambda data, board: CheckReport(),
                options=(time_limit_option(), time_limit_option()))
+
+
+def test_the_committed_answers_are_found_through_the_package(monkeypatch):
+    """``results/`` installs as ``powertwo.results`` (package data), so a wheel has it too; where an
+    installation has none, :func:`results_dir` says so (None) and no committed answer is read."""
+    from powertwo.boards import load
+    from powertwo.solvers import registry
+
+    folder = registry.results_dir()
+    assert folder is not None and (folder / "one-by-one.json").is_file() and (folder / "__init__.py").is_file()
+    board = load("power-of-two")
+    answer = registry.committed_answer(get_puzzle("one-by-one"), board)
+    assert answer is not None and answer["board_fingerprint"] == board.fingerprint
+    monkeypatch.setattr(registry, "RESULTS_PACKAGE", "powertwo.no_such_results")
+    assert registry.results_dir() is None
+    assert registry.committed_answer(get_puzzle("one-by-one"), board) is None
