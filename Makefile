@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results proofs screenshots test test-fast lint bench serve clean venv
+.PHONY: results proofs game-proofs screenshots test test-fast lint bench serve clean venv census-moves census-deep
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,6 +12,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/powertwo warm
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -25,6 +26,12 @@ results: $(STAMP)
 # core): the certificates and answers in results/proofs/, which `make results` checks.
 proofs: $(STAMP)
 	$(BIN)/python -m powertwo.solvers.prove.results_step results
+
+# David and Goliath and The Power of Two split one ply below the start into jobs, df-pn on each on a
+# LocalCluster of 2 workers (about 20 s a job; 40 minutes in all on 2 cores, resumable): what is
+# proven, in results/game-proofs/, which `make results` checks and tabulates.
+game-proofs: $(STAMP)
+	nice -n 19 $(BIN)/python -m powertwo.solvers.prove.split_results results
 
 # The browser tests, writing their screenshots into results/ (a plain test run writes them to a
 # temporary folder). Skipped, with one line, where Debian's chromium is missing.
@@ -49,6 +56,20 @@ $(LINT_STAMP): pyproject.toml $(STAMP)
 lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python tools/typecheck.py
+
+# The English central game by moves, forward and backward (George Bell's tables), their JSON and
+# plots in results/, and the fewest-moves table shipped in the package (solvers/census/data/, 2.9 MiB):
+# about 30 minutes on 2 cores and 1.5 GB of memory; the two full tables (190 MB each) stay in .census-store/.
+census-moves: $(STAMP)
+	nice -n 10 $(BIN)/python tools/census_moves.py .census-store
+
+# The Power of Two reverse census (the default position) on disk, as far as the free disk allows:
+# hours (level 9 alone is built from 124,581,084 parents, about 15 GB on disk). The levels stay in
+# .census-deep/ and a second run goes on from the last level stored; the figures go to
+# results/census-power-of-two-reverse.json (at any time: tools/census_deep.py --collect).
+CENSUS_MEMORY ?= 6GiB
+census-deep: $(STAMP)
+	nice -n 19 $(BIN)/python tools/census_deep.py .census-deep --memory $(CENSUS_MEMORY)
 
 serve: $(STAMP)
 	$(BIN)/powertwo serve

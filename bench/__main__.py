@@ -1,7 +1,8 @@
 """``python -m bench [NAME ...]``: run benchmark modules and print their tables.
 
 Without a name every benchmark in :data:`BENCHMARKS` runs; the opponent matches take hours at the
-page's thinking time, so they run only when named (``python -m bench opponent --games 10``; options
+page's thinking time, and the fuzz run of 5,000 mutations about an hour, so they run only when named
+(``python -m bench opponent --games 10``, ``python -m bench fuzz --mutations 5000``; options
 after the name go to that benchmark).
 """
 
@@ -10,7 +11,7 @@ from importlib import import_module
 
 # Each benchmark module has ``main()`` that prints a table.
 BENCHMARKS: tuple[str, ...] = ("perft", "line_puzzles", "thats_my_line", "jump", "web", "census", "prove")
-ON_REQUEST: tuple[str, ...] = ("opponent",)
+ON_REQUEST: tuple[str, ...] = ("opponent", "fuzz")
 
 if __name__ == "__main__":
     args = sys.argv[1:]

@@ -4,7 +4,8 @@ Rows: df-pn (the general search, Python) on a late position of That's My Line an
 positions of the other games; That's My Line's compiled producer on a position three stones in and
 from the empty board (``--full``: the real board with 16 stones, a few minutes); each proof's
 certificate checked by the independent checker (the plain referee for the positions written out,
-the judge for the claims), with its records a second.
+the judge for the claims), with its records a second. ``--projection``: df-pn's growth a ply in David
+and Goliath and The Power of Two and what the start would take (:mod:`bench.prove_projection`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ SMALL = [
     ("tower-of-power", {"to_move": "white", "stacks": {"a1": "W", "b2": "W", "h8": "B"}}),
     ("david-goliath", {"david": 44, "goliath": 52, "light_thrown": [6, 9, 12, 18, 20, 33, 40, 43, 53, 56, 58, 59,
                                                                     61, 64],
-                       "dark_thrown": [1, 21, 22, 23, 31, 37, 38, 39, 42, 45, 47, 48, 55, 57], "to_move": "light"}),
+                       "dark_thrown": [1, 21, 22, 23, 31, 37, 38, 39, 42, 45, 47, 48, 55, 57], "to_move": "light",
+                       "ply": 28}),
     ("epaminondas", {"to_move": "white", "white": ["m3"], "black": ["g2"]}),
 ]
 
@@ -55,6 +57,11 @@ def _check(result, folder: Path) -> tuple[float, int] | None:
 
 
 def main() -> None:
+    if "--projection" in sys.argv[1:]:  # David and Goliath and The Power of Two: growth a ply, the start
+        from bench.prove_projection import main as projection
+
+        projection()
+        return
     full = "--full" in sys.argv[1:]
     print("benchmark prove: searches (positions a second), proofs (positions written, claimed) and the checker "
           "(seconds, records a second); wall-clock on this machine")
@@ -84,6 +91,23 @@ def main() -> None:
             began = time.perf_counter()
             result = prove_tml(game, state, limits=Limits(memory_mib=1536), cut=4 if state is three else 6)
             print(_row(title, result, time.perf_counter() - began, _check(result, folder)), flush=True)
+    _jobs()
+
+
+def _jobs() -> None:
+    """The job runner on a LocalCluster of 2 worker processes: a David and Goliath position near its end
+    split one ply down (the cluster's start and each worker's set-up included)."""
+    from powertwo.solvers.prove.jobs import prove_split
+
+    game = get_game("david-goliath")
+    state = game.state_from_json(SMALL[1][1])
+    began = time.perf_counter()
+    result = prove_split(game, state, depth=1, limits=Limits(seconds=600, memory_mib=256), workers=2)
+    seconds = time.perf_counter() - began
+    f = result.figures
+    print(f"job runner, {game.name} near its end, split 1 ply, LocalCluster of 2: {result.value.value}; "
+          f"{f.jobs} jobs, {f.expanded:,} positions expanded in {f.job_seconds:.1f} s of the jobs, "
+          f"{seconds:.1f} s in all ({f.jobs / max(seconds, 1e-9):.2f} jobs a second)", flush=True)
 
 
 if __name__ == "__main__":

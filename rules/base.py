@@ -204,6 +204,9 @@ class Game(Generic[S, M]):
     options_spec: ClassVar[tuple[Option, ...]] = ()
     default_start: ClassVar[str] = "standard"
     notation_help: ClassVar[str] = ""
+    rules_summary: ClassVar[str] = ""
+    """The rules in a player's words (RULES.md's reading, the default options), for the workbench's
+    rules panel."""
 
     def __init__(self, board: Board | None = None, **options: Any):
         self.board = board if board is not None else load_board(self.board_name)

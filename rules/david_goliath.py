@@ -119,6 +119,14 @@ class DavidGoliath(Game[DavidGoliathState, Hurl]):
     )
     notation_help = ("FROM-TO*THROWN, with a reused stone FROM-TO*THROWN^PICKED, e.g. a13-e13*c11 or a13-e13*c11^e9 "
                      "(labels or ids)")
+    rules_summary = (
+        "David (Light, first) and Goliath (Dark) each have one candidate stone on opposite corners and 15 "
+        "stones to throw. A turn: move your candidate along a line to a free node, passing no stone "
+        "(David any distance, Goliath 1 or 2 nodes), then throw a stone from its new node along a line "
+        "onto a free node (David 1 or 2 nodes, Goliath 1 to 7), passing no stone; the throw is skipped "
+        "only when none is possible. With no stone left, pick up a thrown stone off the border lines and "
+        "throw it. A player whose candidate cannot move loses. When the candidates are cut off from each "
+        "other the referee reports the free nodes each can still reach.")
 
     # ------------------------------------------------------------ geometry
     @cached_property

@@ -78,6 +78,13 @@ class Epaminondas(Game[EpaminondasState, PhalanxMove]):
     options_spec = ()
     notation_help = ("tail-head: the rearmost piece of the phalanx and the square its head reaches, "
                      "e.g. a1-a4 (x for a capture is optional: c4xc7)")
+    rules_summary = (
+        "White and Black have 28 pieces each on their two home rows of the 14x12 board. A phalanx is one "
+        "or more of your pieces in a row along a line (straight or diagonal). A turn moves a phalanx of n "
+        "pieces along its own line by 1 to n squares onto empty squares; it may stop on the first enemy "
+        "piece in its way when the enemy pieces in a row there are fewer than n, capturing them all. A "
+        "single piece never captures. You win when, at the start of your turn, you have more pieces on "
+        "the opponent's home row than they have on yours; a player with no pieces or no move loses.")
 
     # ------------------------------------------------------------ tables (built on first use)
     @cached_property

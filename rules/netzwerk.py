@@ -1,32 +1,28 @@
 """Netzwerk (RULES.md §7): pieces on 6x6 fields, fed by energy stones on the 7x7 lattice.
 
-A turn has two phases. (a) The mover moves one or more own pieces, one after
-another, each at most once, straight forward or sideways any number of fields.
-A move costs the fields moved, plus 1 per own piece jumped over, plus 1 for a
-capture (ending on an opponent piece, which is removed; the capturing piece's
-move ends there). Opponent pieces cannot be jumped (unless variant 5). Every
-energy stone gives at most one point per turn, to a piece on one of the four
-fields it touches, when that piece moves. If no piece can move, phase (a) is
-skipped. (b) The mover then moves any number of energy stones they control,
-each at most once, along an energy line to the next free point in that
-direction (jumping over stones); each of the 14 energy lines carries at most
-one energy move per turn. A player controls a stone when at least one own
-piece stands on its four fields and at least as many as the opponent's.
+A turn has two phases. (a) The mover moves one or more own pieces, one after another, each at most
+once, straight forward or sideways any number of fields. A move costs the fields moved, plus 1 per
+own piece jumped over, plus 1 for a capture (ending on an opponent piece, which is removed; the
+capturing piece's move ends there). Opponent pieces cannot be jumped (unless variant 5). Every
+energy stone gives at most one point per turn, to a piece on one of the four fields it touches, when
+that piece moves. If no piece can move, phase (a) is skipped. (b) The mover then moves any number of
+energy stones they control, each at most once, along an energy line to the next free point in that
+direction (jumping over stones); each of the 14 energy lines carries at most one energy move per
+turn. A player controls a stone when at least one own piece stands on its four fields and at least
+as many as the opponent's.
 
-End, after every complete turn: a player wins with at least half of their
-remaining pieces (rounded up) on the opponent's home row, or when the opponent
-has no pieces left; if both qualify, the player who just moved wins.
+End, after every complete turn: a player wins with at least half of their remaining pieces
+(rounded up) on the opponent's home row, or when the opponent has no pieces left; if both
+qualify, the player who just moved wins.
 
-**How energy is assigned.** A record names only the steps; the validator finds
-an assignment of energy stones to piece moves itself: the moves of phase (a)
-so far are a bipartite supply problem (each move needs as many distinct stones
-as it costs, each stone touching the field the piece started from gives one
-point). After every piece step it is decided by Hall's condition on bit masks
-(every group of moves is touched by at least as many stones as it costs; with
-at most six moves that is at most 64 groups), the test the generator uses too;
-when it fails, a maximum flow (networkx) says how many points the stones can
-give. The tests check Hall, the flow and the plain module's backtracking
-against each other.
+**How energy is assigned.** A record names only the steps; the validator finds an assignment of
+energy stones to piece moves itself: the moves of phase (a) so far are a bipartite supply problem
+(each move needs as many distinct stones as it costs, each stone touching the field the piece
+started from gives one point). After every piece step it is decided by Hall's condition on bit masks
+(every group of moves is touched by at least as many stones as it costs; with at most six moves that
+is at most 64 groups), the test the generator uses too; when it fails, a maximum flow (networkx)
+says how many points the stones can give. The tests check Hall, the flow and the plain module's
+backtracking against each other.
 
 **Moves are turns, identified by their result.** ``legal_moves`` lists one
 turn per distinct resulting position (RULES.md §7: the order of independent
@@ -216,6 +212,13 @@ class Netzwerk(Game[NetzwerkState, NetTurn]):
     )
     notation_help = ("the turn's steps in order, pieces first: 'a1-a3 b1-b2 e21-e22' "
                      "(fields a1..f6, energy points e00..e66); 'pass' for an empty turn")
+    rules_summary = (
+        "Each player has 6 pieces on the home row and 7 energy stones on the points before it. First move pieces, each"
+        " at most once, straight forward or sideways any number of fields, paying a point a field, one per own piece "
+        "jumped and one for a capture (ending on an opponent's piece). An energy stone gives at most one point a turn,"
+        " to a piece on a field it touches, whoever owns it. Then move energy stones you control (at least as many of "
+        "your pieces by it as the opponent's) along their lines to the next free point, one per line. You win with "
+        "half your remaining pieces (rounded up) on the opponent's home row, or by capturing every opposing piece.")
 
     # ------------------------------------------------------------ tables (built on first use)
     @cached_property

@@ -112,6 +112,16 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
                choices=(False, True)),
     )
     notation_help = "FROM-TO then +NODE for every placed stone, e.g. 'e9-d7 +c6' (labels or ids)"
+    rules_summary = (
+        "Light and Dark have 16 stones each; the rest of a player's stones wait in reserve. A turn: slide "
+        "one of your stones along a line, any distance, to a free node, passing no stone. The moved stone "
+        "opens a doorway with every stone (either colour) next to where it lands; for each doorway place "
+        "a stone from your reserve on a free node next to both ends of it (the third corner of a "
+        "triangle); a move whose doorways cannot all get their own free corner is not allowed (with too "
+        "small a reserve you place what you have). Then each of your stones in a doorway that received a "
+        "stone ages: a fresh stone turns aged, an already aged one retires to your reserve. Opponent "
+        "stones are never changed. You win with all 16 stones on the board after your turn; a player "
+        "with no legal move loses.")
 
     def __init__(self, board=None, **options: Any):
         super().__init__(board, **options)

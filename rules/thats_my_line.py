@@ -103,6 +103,11 @@ class ThatsMyLine(Game[ThatsMyLineState, ThatsMyLineMove]):
         Option("stones", 16, "stones per player: a number, or 'unlimited' (RULES.md 4 decision)", parse=read_stones),
     )
     notation_help = "a node (label or id, e.g. g13) places a stone there; 'pass' when the mover cannot place"
+    rules_summary = (
+        "Light and Dark have 16 stones each; the board starts empty and Light begins. A turn places one "
+        "of your stones on a free node that lies on no line holding an opponent's stone: each stone "
+        "claims its lines. A player who cannot place must pass; one who can must place. When neither "
+        "can place, whoever placed more stones wins; with equal counts, whoever placed last.")
 
     def __init__(self, board=None, **options: Any):
         super().__init__(board, **options)

@@ -115,6 +115,15 @@ class TowerOfPower(Game[TowerOfPowerState, TowerOfPowerMove]):
                choices=(False, True)),
     )
     notation_help = "tower move b2-b4/c5 (run b2 to base b4, sown from c5 on); single step g5-f5"
+    rules_summary = (
+        "White and Black have 15 stones each in opposite corners of the 8x8 board; a square holds a "
+        "stack, controlled by its top stone. A turn is a tower move or a single step. Tower move: take a "
+        "straight run of two or more squares you control, lift the top stone of each square but the one "
+        "at one end and stack them there (the base), then sow them one per square onwards from the base "
+        "in any direction but back along the run; a stone sown on an opponent's square captures its top "
+        "stone. Single step: a top stone with no own square around it moves one square in any "
+        "direction, capturing on an opponent's square. You must move; a player with no legal move loses. "
+        "A position repeated three times is a draw.")
 
     # ------------------------------------------------------------ tables (built on first use)
     @cached_property

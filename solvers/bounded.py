@@ -8,12 +8,17 @@ decided within the limit"; it never hangs the caller and never takes the machine
   queue in front of them (a call beyond it is refused at once with :class:`PoolBusy`, which says
   when to retry), a time cap per call, cancellation from the caller (a threading event, or an
   async ``is_cancelled`` check: a web client that went away) and a warm-up function run in
-  every worker before its first call (to compile or load cached kernels off the caller).
+  every worker before its first call.
 
-A call that was stopped (time, memory, cancellation) kills its worker; the pool starts a fresh
-one in its place. The function and its arguments cross a process boundary: module-level
-functions and picklable arguments (with the default ``spawn`` start; ``fork`` also takes
-closures and saves the child's imports, and suits single-threaded callers).
+Stopping: a caller that cancels a call (or halts it, wanting its answer so far) first asks the
+function to stop: the worker's :func:`should_stop` turns true, and a search that reads it ends at
+once with what it has. A call that then ends within :data:`GRACE` seconds leaves its worker alive
+for the next call; one that does not (and a call stopped at its time or memory cap) kills its
+worker, and the pool starts a fresh one in its place.
+
+The function and its arguments cross a process boundary: module-level functions and picklable
+arguments (with the default ``spawn`` start; ``fork`` also takes closures and saves the child's
+imports, and suits single-threaded callers).
 
 Progress: when the caller passes ``on_progress``, the function is called with a keyword
 ``progress`` (a callable taking one line) whose lines reach ``on_progress`` in the caller.
@@ -30,12 +35,26 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-__all__ = ["Outcome", "NotDecided", "PoolBusy", "WorkerPool", "run_bounded", "DONE", "FAILED", "TIMEOUT",
-           "MEMORY", "CANCELLED", "CRASHED"]
+__all__ = ["Outcome", "NotDecided", "PoolBusy", "WorkerPool", "run_bounded", "should_stop", "DONE", "FAILED",
+           "TIMEOUT", "MEMORY", "CANCELLED", "CRASHED", "GRACE"]
 
 DONE, FAILED, TIMEOUT, MEMORY, CANCELLED, CRASHED = "done", "failed", "timeout", "memory", "cancelled", "crashed"
 POLL = 0.02
 """How often a waiting caller looks at its child (seconds): the delay of a kill after the cap."""
+STOPPING = "the server is stopping"
+"""Why every call ends when the pool closes (its workers are killed at once, with no grace)."""
+GRACE = 2.0
+"""Seconds a cancelled call has to end by itself (a search reading :func:`should_stop`) before its
+worker is killed and replaced."""
+_STOP: Any = None
+"""In a worker: the event its caller sets to ask the running call to stop (None elsewhere)."""
+
+
+def should_stop() -> bool:
+    """Whether the caller of the call running in this worker asked it to stop (cancelled, or halted
+    for its answer so far). Long searches read it between steps and end with what they have; it is
+    always false outside a worker."""
+    return _STOP is not None and _STOP.is_set()
 
 
 class NotDecided(ValueError):
@@ -84,9 +103,12 @@ def _limit_text(seconds: float) -> str:
 
 
 # ---------------------------------------------------------------- the child
-def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0) -> None:
+def _child_main(conn: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0,
+                stop: Any = None) -> None:
     """A worker: lower its priority, cap its address space, warm up, then run calls from the pipe
-    until it closes (the caller gone: it ends quietly)."""
+    until it closes (the caller gone: it ends quietly). ``stop`` is the event behind :func:`should_stop`."""
+    global _STOP
+    _STOP = stop
     if nice:
         os.nice(nice)
     if memory_mb is not None:
@@ -132,7 +154,9 @@ class _Worker:
 
     def __init__(self, ctx: Any, memory_mb: int | None, warm: Callable[[], Any] | None, nice: int = 0):
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_child_main, args=(child, memory_mb, warm, nice), daemon=True)
+        self.stop_event = ctx.Event()  # set by the caller only while it waits for a call; cleared after
+        self.process = ctx.Process(target=_child_main, args=(child, memory_mb, warm, nice, self.stop_event),
+                                   daemon=True)
         self.process.start()
         child.close()
         self.ready = False
@@ -163,42 +187,71 @@ class _Worker:
 
     def call(self, func: Callable[..., Any], args: tuple, kwargs: dict, time_limit: float,
              stop: Callable[[], str | None], on_progress: Callable[[str], None] | None,
-             start_limit: float) -> Outcome:
-        """Run one call; ``stop()`` returns a reason to give up (cancelled) or None. The time cap
-        runs from the moment the worker takes the call (after its warm-up), which must come
-        within ``start_limit`` seconds."""
+             start_limit: float, halt: threading.Event | None = None) -> Outcome:
+        """Run one call; ``stop()`` returns a reason to give up (cancelled) or None; ``halt``, once
+        set, asks the function to end with its answer so far (which counts). The time cap runs from
+        the moment the worker takes the call (after its warm-up), which must come within
+        ``start_limit`` seconds."""
         self.conn.send((func, args, kwargs, on_progress is not None))
         sent, began = time.monotonic(), None
-        while True:
-            if self.conn.poll(POLL):
-                try:
-                    kind, payload = self.conn.recv()
-                except (EOFError, OSError):
+        try:
+            while True:
+                if self.conn.poll(POLL):
+                    try:
+                        kind, payload = self.conn.recv()
+                    except (EOFError, OSError):
+                        return self._crashed(began)
+                    if kind == "ready":
+                        self.ready = True
+                    elif kind == "started":
+                        began = time.monotonic()
+                    elif kind == "progress" and on_progress is not None:
+                        on_progress(payload)
+                    elif kind in ("done", "failed", "memory"):
+                        return self._ended(kind, payload, began)
+                    continue
+                now = time.monotonic()
+                reason = stop()
+                if reason is not None:
+                    return self._cancelled(reason, began, grace=0.0 if reason == STOPPING else GRACE)
+                if halt is not None and halt.is_set():
+                    self.stop_event.set()
+                if began is None and now - sent > start_limit:
+                    self.stop()
+                    return Outcome(TIMEOUT, message=f"not started within {_limit_text(start_limit)} (the worker was "
+                                                    f"still warming up)")
+                if began is not None and now - began > time_limit:
+                    self.stop()
+                    return Outcome(TIMEOUT, message=f"not decided within the limit ({_limit_text(time_limit)})",
+                                   seconds=now - began)
+                if not self.process.is_alive():
                     return self._crashed(began)
-                if kind == "ready":
-                    self.ready = True
-                elif kind == "started":
-                    began = time.monotonic()
-                elif kind == "progress" and on_progress is not None:
-                    on_progress(payload)
-                elif kind in ("done", "failed", "memory"):
-                    return self._ended(kind, payload, began)
-                continue
-            now = time.monotonic()
-            reason = stop()
-            if reason is not None:
-                self.stop()
-                return Outcome(CANCELLED, message=reason, seconds=0.0 if began is None else now - began)
-            if began is None and now - sent > start_limit:
-                self.stop()
-                return Outcome(TIMEOUT, message=f"not started within {_limit_text(start_limit)} (the worker was "
-                                                f"still warming up)")
-            if began is not None and now - began > time_limit:
-                self.stop()
-                return Outcome(TIMEOUT, message=f"not decided within the limit ({_limit_text(time_limit)})",
-                               seconds=now - began)
-            if not self.process.is_alive():
-                return self._crashed(began)
+        finally:
+            self.stop_event.clear()
+
+    def _cancelled(self, reason: str, began: float | None, grace: float) -> Outcome:
+        """Ask the running call to stop and wait up to ``grace`` seconds for it to end (its answer
+        is dropped, the worker stays); kill the worker when it does not end in time."""
+        self.stop_event.set()
+        deadline = time.monotonic() + grace
+        while self.process.is_alive() and time.monotonic() < deadline:
+            try:
+                if self.conn.poll(POLL):
+                    kind, _ = self.conn.recv()
+                    if kind == "ready":
+                        self.ready = True
+                    elif kind in ("done", "failed"):
+                        break
+                    elif kind == "memory":
+                        self.stop()
+                        break
+                    continue
+            except (EOFError, OSError):
+                break
+        else:
+            self.stop()
+        seconds = 0.0 if began is None else time.monotonic() - began
+        return Outcome(CANCELLED, message=reason, seconds=seconds)
 
     def _ended(self, kind: str, payload: Any, began: float | None) -> Outcome:
         seconds = 0.0 if began is None else time.monotonic() - began
@@ -261,6 +314,7 @@ class WorkerPool:
         self.started = False
         self.threads = ThreadPoolExecutor(max_workers=self.size + self.queue, thread_name_prefix="bounded")
         self.recent: list[float] = []  # the run times of the last calls, for the retry hint
+        self.replaced = 0  # workers killed (at a cap, or a cancelled call that did not stop) and replaced
 
     def start(self) -> None:
         """Start the workers (each warms up in its own process; nothing here waits for that)."""
@@ -281,7 +335,7 @@ class WorkerPool:
     def load(self) -> dict[str, int]:
         with self.cond:
             return {"workers": self.size, "queue": self.queue, "running": self.inflight - self._waiting(),
-                    "waiting": self._waiting()}
+                    "waiting": self._waiting(), "replaced": self.replaced}
 
     def _waiting(self) -> int:
         return max(0, self.inflight - self.size)
@@ -292,14 +346,17 @@ class WorkerPool:
         return max(1, round(times[len(times) // 2]))
 
     def run(self, func: Callable[..., Any], *args: Any, time_limit: float, cancel: threading.Event | None = None,
-            on_progress: Callable[[str], None] | None = None, start_limit: float = 120.0, **kwargs: Any) -> Outcome:
+            on_progress: Callable[[str], None] | None = None, start_limit: float = 120.0,
+            halt: threading.Event | None = None, **kwargs: Any) -> Outcome:
         """``func(*args, **kwargs)`` on a worker, capped at ``time_limit`` seconds of running;
         :class:`PoolBusy` when the workers and the queue are full. ``start_limit`` bounds the
-        wait for a worker (queue and warm-up)."""
+        wait for a worker (queue and warm-up). ``cancel`` drops the call (a function that reads
+        :func:`should_stop` ends and leaves its worker alive); ``halt`` asks it to end now with its
+        answer so far, which is the call's value."""
         self.start()
         with self.cond:
             if self.closed:
-                raise PoolBusy("the server is stopping", 1)
+                raise PoolBusy(STOPPING, 1)
             if self.inflight >= self.size + self.queue:
                 raise PoolBusy(f"all {self.size} workers are busy and {self.queue} requests wait; try again shortly",
                                self.retry_after())
@@ -310,18 +367,18 @@ class WorkerPool:
             worker = self._take(cancel, waited + start_limit)
             if worker is None:
                 if self.closed:
-                    return Outcome(CANCELLED, message="the server is stopping")
+                    return Outcome(CANCELLED, message=STOPPING)
                 if cancel is not None and cancel.is_set():
                     return Outcome(CANCELLED, message="cancelled")
                 return Outcome(TIMEOUT, message=f"no worker free within {_limit_text(start_limit)}")
 
             def stop() -> str | None:
                 if self.closed:
-                    return "the server is stopping"
+                    return STOPPING
                 return "cancelled" if cancel is not None and cancel.is_set() else None
 
             left = max(1.0, waited + start_limit - time.monotonic())
-            outcome = worker.call(func, args, kwargs, time_limit, stop, on_progress, left)
+            outcome = worker.call(func, args, kwargs, time_limit, stop, on_progress, left, halt)
             if outcome.status in (DONE, FAILED):
                 self.recent = (self.recent + [outcome.seconds])[-20:]
             return outcome
@@ -329,15 +386,21 @@ class WorkerPool:
             self._give_back(worker)
 
     def _take(self, cancel: threading.Event | None, deadline: float) -> _Worker | None:
+        """An idle worker that has finished its warm-up (a call never waits in the pipe of a worker
+        still warming up, where a cancel could not reach it); a worker that died meanwhile is replaced."""
         with self.cond:
-            while not self.idle:
+            while True:
                 if self.closed or (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
                     return None
-                self.cond.wait(0.05)
-            ready = [w for w in self.idle if w.poll_ready()]
-            worker = ready[0] if ready else self.idle[0]
-            self.idle.remove(worker)
-            return worker
+                for dead in [w for w in self.idle if not w.alive()]:
+                    dead.stop()
+                    self.idle[self.idle.index(dead)] = self._worker()
+                    self.replaced += 1
+                ready = [w for w in self.idle if w.poll_ready()]
+                if ready:
+                    self.idle.remove(ready[0])
+                    return ready[0]
+                self.cond.wait(POLL)
 
     def _give_back(self, worker: _Worker | None) -> None:
         with self.cond:
@@ -349,21 +412,24 @@ class WorkerPool:
                     self.idle.append(worker)
                 else:  # stopped at a cap: a fresh worker takes its place
                     self.idle.append(self._worker())
+                    self.replaced += 1
             self.cond.notify_all()
 
     async def run_async(self, func: Callable[..., Any], *args: Any, time_limit: float,
                         is_cancelled: Callable[[], Awaitable[bool]] | None = None,
-                        on_progress: Callable[[str], None] | None = None, **kwargs: Any) -> Outcome:
+                        on_progress: Callable[[str], None] | None = None, halt: threading.Event | None = None,
+                        **kwargs: Any) -> Outcome:
         """:meth:`run` from an event loop without blocking it; ``is_cancelled`` is awaited every
-        quarter second (e.g. Starlette's ``request.is_disconnected``) and cancels the call."""
+        quarter second (e.g. Starlette's ``request.is_disconnected``) and cancels the call;
+        ``halt`` as for :meth:`run`."""
         cancel = threading.Event()
         with self.cond:  # refuse at once, on the loop, when full
             if self.closed or self.inflight >= self.size + self.queue:
                 raise PoolBusy(f"all {self.size} workers are busy and {self.queue} requests wait; try again shortly"
-                               if not self.closed else "the server is stopping", self.retry_after())
+                               if not self.closed else STOPPING, self.retry_after())
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.threads, lambda: self.run(func, *args, time_limit=time_limit,
-                                                                     cancel=cancel, on_progress=on_progress, **kwargs))
+        future = loop.run_in_executor(self.threads, lambda: self.run(func, *args, time_limit=time_limit, cancel=cancel,
+                                                                     on_progress=on_progress, halt=halt, **kwargs))
         try:
             while True:
                 done, _ = await asyncio.wait({future}, timeout=0.25)

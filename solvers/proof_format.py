@@ -158,5 +158,22 @@ class BodyReader:
         return False
 
 
+def skip_record(reader: BodyReader, defender_next: bool) -> None:
+    """Read past one record and everything below it (``defender_next``: the defender moves at its
+    position; the turn alternates with every move)."""
+    todo = [defender_next]
+    while todo:
+        defender = todo.pop()
+        tag = reader.varint()
+        if tag not in (NODE, KEPT):
+            continue
+        if defender:
+            todo.extend([False] * reader.varint())
+        else:
+            reader.text()
+            todo.append(True)
+
+
 __all__ = ["FORMAT", "LEAF", "NODE", "KEPT", "CLAIM", "REF", "COUNT_FIELDS", "ProofFormatError", "is_certificate",
-           "write_varint", "write_text", "write_certificate", "read_header", "BodyReader"]
+           "write_varint", "write_text", "write_certificate", "read_header", "BodyReader",
+           "skip_record"]

@@ -458,18 +458,25 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
 
     A file without ``board_fingerprint`` that is not valid on the board it names (or the default),
     checked without ``board``, is tried on the other shipped boards of that kind
-    (:func:`powertwo.boards.valid_elsewhere`); valid on one, it is refused in one line naming it
+    (:func:`refuse_if_valid_elsewhere`); valid on one, it is refused in one line naming it
     (``f.json: not valid on power-of-two; valid on power-of-two-sketch (made before the default
     board changed?): pass --board power-of-two-sketch``), since a file made before the default
     board changed names ``power-of-two`` and means the sketch."""
     path = Path(path)
+    data, check_on = file_checker(path)
+    judged = solution_board(data, str(path), board)
+    return checked_where_made(data, str(path), judged, check_on, tried_elsewhere=board is None)
+
+
+def file_checker(path: Path) -> tuple[dict, Callable[[Board], CheckReport]]:
+    """A solution file read, and its check on a given board (the file's shape, then its puzzle's
+    checker, which reads the certificate files it names beside the file)."""
     data = read_json_file(path)
     if not isinstance(data, dict) or "puzzle" not in data:
         raise SolutionError(f"{path}: not a solution file (no field 'puzzle')")
     if not isinstance(data["puzzle"], str):
         raise SolutionError(f"{path}: field 'puzzle' must be a string")
     puzzle = get_puzzle(data["puzzle"])
-    judged = solution_board(data, str(path), board)
 
     def check_on(on: Board) -> CheckReport:
         check_answer_shape(data, str(path), on)
@@ -477,23 +484,54 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
             return puzzle.check(data, on, base=path.parent)  # type: ignore[call-arg]
         return puzzle.check(data, on)
 
-    def valid_on(on: Board) -> bool:
-        try:
-            return check_on(on).valid
-        except SolutionError:
-            return False
+    return data, check_on
 
-    def refuse_if_valid_elsewhere() -> None:
-        if board is None and data.get("board_fingerprint") is None:
-            found = valid_elsewhere(judged, valid_on)
-            if found is not None:
-                raise SolutionError(f"{path}: {found[1]}: pass --board {found[0].name}")
 
+BOARD_OPTION = "pass --board {board}"
+"""What the command line tells a user to do about a file valid only on another board."""
+
+
+def checked_where_made(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
+                       tried_elsewhere: bool = True, action: str = BOARD_OPTION) -> CheckReport:
+    """``check_on(judged)``; when it fails (faults or a refusal) and ``tried_elsewhere``, first
+    :func:`refuse_if_valid_elsewhere`. Every caller that checks an answer file (``check``, ``draw``,
+    the workbench's upload) goes through here, so each gives the same one line."""
     try:
         report = check_on(judged)
     except SolutionError:
-        refuse_if_valid_elsewhere()
+        if tried_elsewhere:
+            refuse_if_valid_elsewhere(data, where, judged, check_on, action)
         raise
-    if not report.valid:
-        refuse_if_valid_elsewhere()
+    if not report.valid and tried_elsewhere:
+        refuse_if_valid_elsewhere(data, where, judged, check_on, action)
     return report
+
+
+def refuse_if_valid_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
+                              action: str = BOARD_OPTION) -> None:
+    """For an answer file without a board fingerprint that failed on ``judged``: a
+    :class:`SolutionError` in one line when it is valid on another shipped board of that kind
+    (:func:`powertwo.boards.valid_elsewhere`): ``where: not valid on power-of-two; valid on
+    power-of-two-sketch (made before the default board changed?): pass --board power-of-two-sketch``
+    (``action`` with ``{board}``: what the user does about it where they are)."""
+    if data.get("board_fingerprint") is not None:
+        return
+    found = valid_elsewhere(judged, lambda on: _valid_on(check_on, on))
+    if found is not None:
+        raise SolutionError(f"{where}: {found[1]}: {action.format(board=found[0].name)}")
+
+
+def refuse_if_made_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
+                             action: str = BOARD_OPTION) -> None:
+    """:func:`refuse_if_valid_elsewhere` for a caller that has not checked the file yet (``draw``
+    draws an answer whatever its check says): a file without a fingerprint is checked on ``judged``
+    first, and only when it fails there are the other boards of its kind tried."""
+    if data.get("board_fingerprint") is None and not _valid_on(check_on, judged):
+        refuse_if_valid_elsewhere(data, where, judged, check_on, action)
+
+
+def _valid_on(check_on: Callable[[Board], CheckReport], board: Board) -> bool:
+    try:
+        return check_on(board).valid
+    except SolutionError:
+        return False

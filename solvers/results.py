@@ -28,7 +28,8 @@ INFERENCE = "board-inference"
 CENSUS = "census"
 """The step that counts the English central game's whole tree (:mod:`powertwo.solvers.census.results`)."""
 PROVE = "prove"
-"""The step that checks That's My Line's committed proofs (:mod:`powertwo.solvers.prove.results_step`)."""
+"""The step that checks the committed game proofs: That's My Line's (:mod:`powertwo.solvers.prove.results_step`),
+David and Goliath's and The Power of Two's (:mod:`powertwo.solvers.prove.split_results`)."""
 
 
 def draw_boards(out: Path, progress: Progress) -> list[str]:
@@ -77,10 +78,14 @@ def run_all(out: Path, progress: Progress, only: tuple[str, ...] | None = None) 
     sections: list[str] = []
     if not only or PROVE in only:
         from .prove import results_step as prove_results
+        from .prove import split_results
 
         progress(f"step: {PROVE}")
         proof_rows, sections = prove_results.results(out, progress)
         rows.extend(proof_rows)
+        split_rows, split_section = split_results.results(out, progress)
+        rows.extend(split_rows)
+        sections = sections + split_section
     extra: dict[str, list[ResultRow]] = {}
     if not only:
         for board_name in EXTRA_BOARDS:  # every puzzle on the other boards too
@@ -120,9 +125,16 @@ def update_readme(out: Path, rows: list[ResultRow], sections: list[str] | None =
     return True
 
 
-def _replace_section(lines: list[str], section: list[str]) -> list[str]:
-    """``lines`` with the section headed like ``section`` replaced (up to the next heading), or the
-    section put before the boards' list."""
+def _replace_section(lines: list[str], sections: list[str]) -> list[str]:
+    """``lines`` with each section of ``sections`` (each from its ``## `` heading) replacing the one
+    headed alike (up to the next heading), or put before the boards' list."""
+    starts = [k for k, line in enumerate(sections) if line.startswith("## ")] + [len(sections)]
+    for start, end in zip(starts, starts[1:], strict=False):
+        lines = _replace_one(lines, sections[start:end])
+    return lines
+
+
+def _replace_one(lines: list[str], section: list[str]) -> list[str]:
     if section[0] in lines:
         start = lines.index(section[0])
         end = next((k for k in range(start + 1, len(lines)) if lines[k].startswith("## ")), len(lines))

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from powertwo.solvers.bounded import (
-    CANCELLED, DONE, FAILED, MEMORY, TIMEOUT, NotDecided, PoolBusy, WorkerPool, run_bounded,
+    CANCELLED, DONE, FAILED, GRACE, MEMORY, TIMEOUT, NotDecided, PoolBusy, WorkerPool, run_bounded, should_stop,
 )
 
 
@@ -170,5 +170,59 @@ def test_workers_run_at_a_lower_priority_when_asked():
     pool = WorkerPool(workers=1, queue=0, nice=5, start_method="fork")
     try:
         assert pool.run(niceness, time_limit=30).value == min(19, os.nice(0) + 5)
+    finally:
+        pool.close()
+
+
+def count_until_told(limit: float) -> tuple[int, int]:
+    """Counts until the caller asks it to stop (or ``limit`` seconds pass): (its pid, the count)."""
+    count, end = 0, time.monotonic() + limit
+    while not should_stop() and time.monotonic() < end:
+        count += 1
+        time.sleep(0.001)
+    return os.getpid(), count
+
+
+def test_should_stop_is_false_outside_a_worker():
+    assert should_stop() is False
+
+
+def test_a_cancelled_call_that_stops_by_itself_keeps_its_worker():
+    pool = WorkerPool(workers=1, queue=0, start_method="fork")
+    try:
+        first = pool.run(count_until_told, 0.0, time_limit=30).value[0]
+        cancel = threading.Event()
+        threading.Timer(0.3, cancel.set).start()
+        began = time.monotonic()
+        outcome = pool.run(count_until_told, 60.0, time_limit=120, cancel=cancel)
+        assert (outcome.status, outcome.message) == (CANCELLED, "cancelled")
+        assert time.monotonic() - began < 0.3 + GRACE  # it stopped when told, not at its limit
+        assert pool.run(count_until_told, 0.0, time_limit=30).value[0] == first  # the same worker
+    finally:
+        pool.close()
+
+
+def test_a_cancelled_call_that_does_not_stop_is_killed_after_the_grace():
+    pool = WorkerPool(workers=1, queue=0, start_method="fork")
+    try:
+        first = pool.run(sleep, 0, time_limit=30).value
+        cancel = threading.Event()
+        threading.Timer(0.2, cancel.set).start()
+        outcome = pool.run(sleep, 60, time_limit=120, cancel=cancel)
+        assert outcome.status == CANCELLED
+        assert pool.run(sleep, 0, time_limit=30).value != first  # killed and replaced
+    finally:
+        pool.close()
+
+
+def test_a_halted_call_ends_with_its_answer_so_far():
+    pool = WorkerPool(workers=1, queue=0, start_method="fork")
+    try:
+        halt = threading.Event()
+        threading.Timer(0.3, halt.set).start()
+        outcome = pool.run(count_until_told, 60.0, time_limit=120, halt=halt)
+        assert outcome.status == DONE and outcome.value[1] > 0
+        again = pool.run(count_until_told, 0.2, time_limit=30)  # the next call is not told to stop
+        assert again.status == DONE and again.value[0] == outcome.value[0] and again.seconds >= 0.2
     finally:
         pool.close()

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from powertwo.boards import from_segments, load
 from powertwo.cli import main
-from powertwo.solvers.census import CensusError, census_tables, is_solvable, run_census, solvable_set
+from powertwo.solvers.census import CensusError, CensusOptions, census_tables, is_solvable, run_census, solvable_set
 from powertwo.solvers.census.counts import MODULUS, PRIMES, crt, residues
-from powertwo.solvers.census.engine import run_levels
+from powertwo.solvers.census.engine import Plan, run_levels
 from powertwo.solvers.census.reference import plain_levels
 from powertwo.solvers.census.tables import centre_node, image
 
@@ -60,15 +60,15 @@ def test_compiled_engine_equals_plain_bfs_level_for_level(name):
     board, start, target = GAMES[name]()
     tables = census_tables(board, start, target)
     plain, plain_target = plain_levels(tables)
-    fast, _, fast_target = run_levels(tables, batch=64)  # small batches: many batches and table growths
-    assert [lv.key() for lv in fast] == [lv.key() for lv in plain]
-    assert fast_target == plain_target
+    fast = run_levels(tables, Plan(1 << 30, batch=64))  # small batches: many runs and merges
+    assert [lv.key() for lv in fast.levels] == [lv.key() for lv in plain]
+    assert fast.on_target == plain_target
     assert plain[-1].positions == plain[-1].dead_positions > 0
 
 
 def test_triangle_corner_game_totals_equal_plain_sums():
     board, start, corner = corner_game()
-    census = run_census(board, start, target=corner)
+    census = run_census(board, start, CensusOptions(target=corner))
     tables = census_tables(board, start, corner)
     plain, on_corner = plain_levels(tables)
     assert census.group_size == 2  # the reflection through the empty corner
@@ -114,7 +114,7 @@ def test_solvable_pass_equals_plain_recursion(tmp_path):
     def solvable(pos: int) -> bool:
         return pos == goal or any(solvable(child) for child in tables.successors(pos))
 
-    census = run_census(board, start, target=corner, solvable=True, store=str(tmp_path))
+    census = run_census(board, start, CensusOptions(target=corner, solvable=True, store=str(tmp_path)))
     level = {tables.start}
     for lv in census.levels:
         assert lv.solvable_positions == sum(1 for p in level if solvable(p))
@@ -155,7 +155,7 @@ def test_cli_census_english_first_levels(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--board", "english", "--parquet", "x"], "--parquet: only the dask engine writes levels, not numba"),
+    (["--board", "english", "--parquet", "x"], "--parquet: only the dask engine writes Parquet levels, not numba"),
     (["--board", "english", "--engine", "dask", "--solvable"],
      "--solvable: the backward pass runs on the numba engine, not dask"),
     (["--board", "netzwerk"], "board netzwerk: 85 nodes; the census packs a position into 64 bits"),
@@ -193,3 +193,29 @@ def test_cli_target_by_label_names_nodes_by_label(tmp_path):
     assert out["d4"] == out["17"]
     assert out["d4"]["board"] == "english" and out["d4"]["target"] == "d4"
     assert out["d4"]["start"] == [board.label(v) for v in board.nodes if v != board.node("d4")]
+
+
+def test_every_census_option_is_a_flag_with_its_help_and_default(monkeypatch):
+    """The census's flags are made from the fields of CensusOptions (declared once): each field is
+    a flag of the command, with the field's help and default, and a flag given reaches the field."""
+    from dataclasses import fields
+
+    params = {p.name: p for p in main.commands["census"].params}
+    for f in fields(CensusOptions):
+        flag = params[f.name]
+        assert flag.opts == [f"--{f.name.replace('_', '-')}"]
+        assert flag.help == f.metadata["help"] and flag.default == f.default
+    seen = {}
+
+    def capture(board, start, options, progress):
+        seen["options"] = options
+        raise CensusError("captured")
+
+    monkeypatch.setattr("powertwo.solvers.census.run_census", capture)
+    result = CliRunner().invoke(main, ["census", "--board", "english", "--engine", "disk", "--memory", "64MiB",
+                                       "--workers", "1", "--scratch", "s", "--max-levels", "3", "--target", "d4"])
+    assert result.output.strip().endswith("captured")
+    options = seen["options"]
+    assert (options.engine, options.memory, options.workers, options.scratch, options.max_levels) == \
+        ("disk", 64 << 20, 1, "s", 3)
+    assert options.target == load("english").node("d4")

@@ -288,6 +288,26 @@ def test_an_old_answer_file_names_the_board_it_is_valid_on(sketch_answer, tmp_pa
     assert res.exit_code == 1 and res.stderr == "" and "needs exactly 1" in res.stdout
 
 
+def test_drawing_an_old_answer_file_names_the_board_it_is_valid_on(sketch_answer, tmp_path):
+    """`draw` gives the line `check` gives for an answer made when `power-of-two` meant the sketch,
+    and writes nothing; with --board it draws on that board."""
+    stones = json.loads(sketch_answer.read_text())["stones"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"puzzle": "one-by-one", "board": "power-of-two", "objective": 16, "stones": stones}))
+    out = tmp_path / "old.svg"
+    res = run("draw", path, "-o", out)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (f"powertwo: {path}: not valid on power-of-two; valid on power-of-two-sketch (made "
+                          "before the default board changed?): pass --board power-of-two-sketch\n")
+    assert res.stderr == run("check", path).stderr and not out.exists()
+    for board in ("power-of-two-sketch", "power-of-two"):  # named: drawn on it (on the real board as claimed)
+        res = run("draw", path, "-o", out, "--board", board, "--force")
+        assert res.exit_code == 0 and out.read_text().startswith("<?xml"), res.output
+    # valid on no shipped board: drawn as before, its claim shown as claimed
+    path.write_text(json.dumps({"puzzle": "one-by-one", "stones": stones[1:]}))
+    assert run("draw", path, "-o", out, "--force").exit_code == 0
+
+
 def test_board_option_errors(sketch_answer, tmp_path):
     res = run("check", sketch_answer, "--board", "no-such-board")
     assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1 and "no-such-board" in res.stderr

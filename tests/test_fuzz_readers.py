@@ -1,7 +1,7 @@
-"""Fuzzing the strict readers and the referees: random mutations of every committed answer file
-and of game records made by the rules modules (delete, duplicate, retype, out of range, unknown
-field at any depth, duplicate key). Each mutation ends in one line (a ``ValueError``) or a
-verdict, never another exception; an unknown field or a repeated key is always refused; a
+"""Fuzzing the strict readers and the referees: random mutations (``bench.fuzz``'s) of every
+committed answer file and of game records made by the rules modules (delete, duplicate, retype,
+out of range, unknown field at any depth, duplicate key). Each mutation ends in one line (a
+``ValueError``) or a verdict, never another exception; an unknown field or a repeated key is always refused; a
 verdict of ``valid`` is checked by an independent path.
 
 Set ``FUZZ_TALLY=1`` (with ``-s``) to print the outcomes by kind.
@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import os
-import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,8 +19,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from bench.fuzz import KINDS, MUST_REFUSE, game_records, mutate, paths
 from powertwo.boards.jsonfile import loads
-from powertwo.rules import RulesError, game_names, get_game, validate_record
+from powertwo.rules import RulesError, get_game, validate_record
 from powertwo.solvers.registry import SolutionError, check_file, get_puzzle, solution_board
 from powertwo.solvers.registry import check_answer_shape
 
@@ -30,87 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ANSWER_FILES = sorted(p for p in ROOT.glob("results/**/*.json")
                       if isinstance(d := json.loads(p.read_text()), dict) and "puzzle" in d)
 FORWARD_FILES = [p for p in ANSWER_FILES if json.loads(p.read_text())["puzzle"] == "jump-forward"]
-KINDS = ("delete", "duplicate", "retype", "out_of_range", "unknown_field", "duplicate_key")
-MUST_REFUSE = ("unknown_field", "duplicate_key")
 TALLY: Counter = Counter()
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
-
-
-def paths(data: Any, at: tuple = ()) -> list[tuple]:
-    """Every place in a JSON tree (the root included), as a tuple of keys and indices."""
-    out = [at]
-    if isinstance(data, dict):
-        for key, value in data.items():
-            out += paths(value, at + (key,))
-    elif isinstance(data, list):
-        for i, value in enumerate(data[:8]):  # the first few items of long lists
-            out += paths(value, at + (i,))
-    return out
-
-
-def parent_and_key(data: Any, at: tuple) -> tuple[Any, Any]:
-    node = data
-    for part in at[:-1]:
-        node = node[part]
-    return node, at[-1]
-
-
-def other_type(value: Any, pick: int) -> Any:
-    choices = ["x", 7, True, None, [], {}, 1.5]
-    choices = [c for c in choices if type(c) is not type(value)]
-    return choices[pick % len(choices)]
-
-
-def out_of_range(value: Any, pick: int) -> Any:
-    if isinstance(value, bool):
-        return [2, "yes"][pick % 2]
-    if isinstance(value, (int, float)):
-        return [-1, -7, 10 ** 30, 0, 65, 10 ** 6, math.nan, math.inf][pick % 8]
-    if isinstance(value, str):
-        return ["", "x" * 300, "trust me", "-1"][pick % 4]
-    if isinstance(value, list):
-        return value * 40 if value else [0]
-    return {"": None}
-
-
-def mutate(data: Any, at: tuple, kind: str, pick: int) -> str:
-    """The JSON text of ``data`` with one mutation of ``kind`` at ``at`` (a copy; the original
-    is not changed)."""
-    data = json.loads(json.dumps(data))
-    if kind == "duplicate_key":
-        node = data
-        for part in at:
-            node = node[part]
-        if not isinstance(node, dict) or not node:
-            node = data
-        key = sorted(node)[pick % len(node)]
-        marker = "__duplicate_marker__"
-        node[marker] = None
-        text = json.dumps(data)
-        return text.replace(f'"{marker}": null', f'{json.dumps(key)}: {json.dumps(node[key])}')
-    if kind == "unknown_field":
-        node = data
-        for part in at:
-            node = node[part]
-        if not isinstance(node, dict):
-            node = data
-        node[["jumped", "captured", "result", "zz"][pick % 4]] = [99]
-        return json.dumps(data)
-    if not at:
-        return json.dumps(other_type(data, pick) if kind == "retype" else [data, data])
-    parent, key = parent_and_key(data, at)
-    if kind == "delete":
-        del parent[key]
-    elif kind == "duplicate":
-        if isinstance(parent, list):
-            parent.insert(key, parent[key])
-        else:
-            parent[key] = [parent[key], parent[key]]
-    elif kind == "retype":
-        parent[key] = other_type(parent[key], pick)
-    else:
-        parent[key] = out_of_range(parent[key], pick)
-    return json.dumps(data)
 
 
 def one_line(exc: BaseException) -> str:
@@ -251,22 +171,7 @@ def test_mutated_line_answers_get_the_true_verdict(case: tuple, tmp_path_factory
         TALLY[("line check", kind, "faults")] += 1
 
 
-def game_record(name: str, seed: int, length: int) -> dict:
-    """A valid record of a random game of ``name`` (made by the rules modules)."""
-    game = get_game(name)
-    rng = random.Random(seed)
-    state, texts = game.start(), []
-    for _ in range(length):
-        moves = game.moves(state).first(40) if game.outcome(state) is None else []
-        if not moves:
-            break
-        move = rng.choice(moves)
-        texts.append(game.format_move(move, state))
-        state = game.apply(state, move)
-    return game.record(texts)
-
-
-RECORDS = [game_record(name, seed, length) for name in game_names() for seed, length in ((1, 6), (2, 12))]
+RECORDS = game_records()
 
 
 def replays_legally(data: dict) -> bool:

@@ -2,7 +2,7 @@
 that leaves it out answers ``infeasible`` at once; one that holds it lets the search answer."""
 
 import pytest
-from powertwo.solvers.census import run_census
+from powertwo.solvers.census import CensusOptions, run_census
 from powertwo.solvers.jump import check_reverse, solve_reverse
 from powertwo.solvers.jump.engine import plain_bfs
 from powertwo.solvers.jump.tables import english_board, node_at
@@ -22,7 +22,7 @@ def store(tmp_path, monkeypatch):
 
 def test_a_stored_set_that_leaves_the_position_out_answers_infeasible_at_once(store):
     assert plain_bfs(ENGLISH, PLUS)[0] is None        # the independent breadth-first search: no finish
-    run_census(ENGLISH, PLUS, solvable=True, store=str(store))
+    run_census(ENGLISH, PLUS, CensusOptions(solvable=True, store=str(store)))
     res = solve_reverse(ENGLISH, position=PLUS)
     assert (res["status"], res["engine"], res["positions_searched"], res["moves"], res["bound"]) == (
         "infeasible", "census", 0, [], len(PLUS))
@@ -37,7 +37,7 @@ def test_a_target_set_answers_for_that_target_only(store):
     """The square finishes in 2 moves, never on the centre: the centre's set leaves it out for
     the centre; without a target no set of its own is stored, so the search answers."""
     assert plain_bfs(ENGLISH, SQUARE, targets=[CENTRE])[0] is None
-    run_census(ENGLISH, SQUARE, target=CENTRE, solvable=True, store=str(store))
+    run_census(ENGLISH, SQUARE, CensusOptions(target=CENTRE, solvable=True, store=str(store)))
     on_centre = solve_reverse(ENGLISH, position=SQUARE, target=CENTRE)
     assert (on_centre["status"], on_centre["engine"], on_centre["target"]) == ("infeasible", "census", CENTRE)
     assert check_reverse(on_centre, ENGLISH).valid
@@ -48,7 +48,7 @@ def test_a_target_set_answers_for_that_target_only(store):
 
 def test_a_set_that_holds_the_position_leaves_the_answer_to_the_search(store):
     before = solve_reverse(ENGLISH, position=SQUARE)
-    run_census(ENGLISH, SQUARE, solvable=True, store=str(store))
+    run_census(ENGLISH, SQUARE, CensusOptions(solvable=True, store=str(store)))
     after = solve_reverse(ENGLISH, position=SQUARE)
     assert (after["status"], after["engine"], after["objective"], after["moves"]) == (
         "optimal", "kernel", before["objective"], before["moves"])

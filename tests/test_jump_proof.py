@@ -128,7 +128,7 @@ def test_infeasible_by_position_classes_is_recomputed():
      "solve the position again for a proof {kind, bound, engine}"),
     ({"kind": "guess", "bound": 4, "engine": "kernel"},
      "jump-reverse: field 'proof': field 'kind' is 'guess', not one of admissible bound, exhausted search, "
-     "move-set model, position classes and pagodas, census"),
+     "move-set model, position classes and pagodas, census, fewest-moves table"),
     ({"kind": "exhausted search", "bound": 4, "engine": "kernel", "by": "hand"},
      "jump-reverse: unknown field 'proof.by' (the checker cannot verify it)"),
     ({"kind": "exhausted search", "bound": 4}, "jump-reverse: field 'proof': missing field 'engine'"),

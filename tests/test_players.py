@@ -190,7 +190,53 @@ def test_thats_my_line_plays_a_proven_win_without_a_tree_search():
                  and exact(game, s, lambda visited: visited > 20 * 50))  # the budget of 50 playouts
     found = choose_move(game, state, playouts=50, seed=0)
     assert found.move == exact(game, state, lambda visited: False) and found.playouts == 0 and found.value == 1.0
+    assert found.method == "proven win" and found.proof is not None and found.proof.winner == state.to_move
+    assert found.summary().startswith(f"a proven win by the exact endgame search, {found.proof.positions:,} position")
     assert exact(game, game.start(), lambda visited: visited > 2000) is None
+
+
+def test_thats_my_line_proves_a_loss_too_and_names_the_winner():
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    lost = next(s for seed in range(6) for s in random_game(game, seed)
+                if game.outcome(s) is None and len(game.legal_moves(s)) > 1
+                and game.open_mask(s, 0).bit_count() + game.open_mask(s, 1).bit_count() <= 12
+                and referee_winner(game, s, memo) == 1 - s.to_move)
+    for prove in (tml.prove, tml.prove_plain):
+        proof = prove(game, lost, lambda visited: False)
+        assert proof is not None and (proof.winner, proof.move) == (1 - lost.to_move, None)
+    found = choose_move(game, lost, playouts=20, seed=0)
+    assert found.method == "tree search" and found.proof is not None and found.proof.move is None
+    assert "the exact search proved the position lost against best play" in found.summary()
+
+
+def test_a_stop_ends_the_search_with_its_best_move_so_far():
+    for name in ("power-of-two", "david-goliath"):  # alpha-beta and the tree search
+        game = get_game(name)
+        state = random_game(game, 2)[2]
+        asked = iter(range(4))  # the fourth question is answered "stop"
+        found = choose_move(game, state, playouts=10**9, seed=0, stop=lambda asked=asked: next(asked, 3) >= 3)
+        assert found.stopped and game.is_legal(state, found.move)
+        assert found.summary().endswith("stopped early: the best move so far")
+
+
+def test_the_plain_endgame_runs_while_the_compiled_one_is_not_loaded_and_says_so():
+    from powertwo.solvers import kernels
+
+    game = get_game("thats-my-line")
+    state = next(s for s in random_game(game, 3) if game.outcome(s) is None and len(game.legal_moves(s)) > 1
+                 and not wins_in_one(game, s) and exact_plain(game, s, lambda visited: visited > 20 * 50))
+    kernels.use_loaded_only()
+    try:
+        assert not kernels.ready("endgame")
+        found = choose_move(game, state, playouts=50, seed=0)  # the plain search visits the same positions
+        assert found.proof is not None and found.proof.method == "the exact endgame search (plain)"
+        assert found.notes == ("That's My Line's compiled endgame search is still being compiled: "
+                               "the plain Python search ran instead",)
+        kernels.mark_loaded("endgame")
+        assert kernels.ready("endgame") and choose_move(game, state, playouts=50).notes == ()
+    finally:
+        kernels.use_loaded_only(False)
 
 
 @pytest.mark.slow
@@ -261,3 +307,79 @@ def test_alphabeta_deepens_with_its_budget_and_is_reproducible():
     assert 1 <= small.depth < large.depth
     assert large == deepen(game, state, ev.evaluate, moves_of, None, 20_000)
     assert game.is_legal(state, large.move)
+
+
+def test_analysis_proves_the_end_of_a_game_and_finds_the_thrown_away_win():
+    from powertwo.solvers.players.analysis import analyse, line_proofs, prove, thrown_wins
+
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    states = next(s for seed in range(40) for s in [random_game(game, seed)]
+                  if any(referee_winner(game, a, memo) == a.to_move != referee_winner(game, b, memo)
+                         for a, b in zip(s[-9:-1], s[-8:], strict=True)))  # a game that threw a win away late
+    proofs = line_proofs(game, states, 3.0)  # the last positions take milliseconds, the rest what is left
+    assert proofs[-1] is not None and proofs[-1].method == "the game is over"
+    for k in range(len(states) - 8, len(states)):
+        assert proofs[k] is not None and proofs[k].winner == referee_winner(game, states[k], memo)
+    thrown = thrown_wins(states, proofs)
+    expected = [k for k in range(len(states) - 8, len(states))
+                if referee_winner(game, states[k - 1], memo) == states[k - 1].to_move
+                != referee_winner(game, states[k], memo)]
+    assert expected and [k for k in thrown if k >= len(states) - 8] == expected
+    won = states[expected[0] - 1]
+    seen = analyse(game, won, 1.0)
+    assert seen.proof is not None and seen.proof.winner == won.to_move and seen.best is not None
+    assert seen.best.move == seen.proof.move and seen.evaluation == tml.evaluate(game, won, won.to_move)
+    assert prove(get_game("power-of-two"), get_game("power-of-two").start(), 1.0) is None  # not within its second
+
+
+@pytest.mark.parametrize("name,position,winner,move", [
+    # Light to move places the 16th stone of its own (The Power of Two: all placed wins) ...
+    ("power-of-two", {"light": [2, 7, 9, 15, 20, 25, 33, 34, 37, 44, 48, 50, 51, 53, 63], "dark": [18, 42],
+                      "aged": [], "to_move": "light"}, 0, True),
+    # ... or cannot stop Dark's: the other side's win, no move given
+    ("power-of-two", {"light": [12], "dark": [3, 6, 11, 14, 17, 20, 24, 38, 39, 43, 48, 52, 53, 54, 55],
+                      "aged": [], "to_move": "light"}, 1, False),
+    ("epaminondas", {"to_move": "white", "white": ["m3"], "black": ["g2"]}, None, None),
+])
+def test_analysis_proves_every_game_by_the_proof_solver(name, position, winner, move):
+    """The proof solver (df-pn here) answers for the games without an exact search of their own; its
+    winning move is a move of the position that keeps the win (checked by the solver's own proof)."""
+    from powertwo.solvers.players.analysis import prove, solver_proof
+    from powertwo.solvers.prove import Limits
+    from powertwo.solvers.prove import prove as prove_position
+
+    game = get_game(name)
+    state = game.state_from_json(position)
+    proof = prove(game, state, 1.0)
+    if winner is None:  # whoever it is: as the proof solver says with time to spare
+        winner = game.player_names.index(prove_position(game, state, limits=Limits(seconds=60)).winner)
+        move = winner == state.to_move
+    assert proof is not None and proof.winner == winner and proof.method == "the df-pn proof search"
+    assert (proof.move is not None) == move and solver_proof(game, state, 1.0) is not None
+    if move:
+        after = game.apply(state, proof.move)
+        assert prove_position(game, after, limits=Limits(seconds=60)).winner == game.player_name(winner)
+
+
+def test_analysis_uses_the_compiled_proof_search_once_loaded_and_df_pn_before(monkeypatch):
+    from powertwo.solvers import kernels
+    from powertwo.solvers.players.analysis import solver_proof
+
+    game = get_game("thats-my-line")
+    memo: dict = {}
+    state = next(s for seed in range(40) for s in random_game(game, seed)[-8:-6] if game.outcome(s) is None)
+    monkeypatch.setattr(kernels, "_loaded", set())
+    kernels.use_loaded_only()
+    try:
+        before = solver_proof(game, state, 5.0)
+        kernels.mark_loaded("prove")
+        after = solver_proof(game, state, 5.0)
+    finally:
+        kernels.use_loaded_only(False)
+    assert before is not None and after is not None
+    assert (before.method, after.method) == ("the df-pn proof search", "the compiled proof search")
+    assert before.winner == after.winner == referee_winner(game, state, memo)
+    if before.winner == state.to_move:  # either winning move keeps the win
+        for proof in (before, after):
+            assert referee_winner(game, game.apply(state, proof.move), memo) == state.to_move

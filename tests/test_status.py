@@ -11,7 +11,7 @@ from powertwo.solvers.status import ANSWERED, PROVEN, STATUSES, is_status
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = ("powertwo", "boards", "models", "rules", "solvers")
-OWN_WORDS = {Path("solvers/prove/values.py"): {"unknown"}}
+OWN_WORDS = {Path(f"solvers/prove/{name}.py"): {"unknown"} for name in ("values", "jobs", "split_results")}
 """Another vocabulary that shares a word: a game's proven value (won, lost, neither, unknown)."""
 
 

@@ -158,7 +158,8 @@ def test_one_stone_moved_is_refused():
     mutated = sorted(stones - {moved} | {free})
     counts = line_counts(BOARD, mutated)
     value = sum(1 for n in counts if n == 2)
-    report = lp.check(dict(data, stones=mutated), BOARD, base=RESULTS)
+    uncertified = {k: v for k, v in data.items() if k not in ("certificate", "certified")}  # no dratify run
+    report = lp.check(dict(uncertified, stones=mutated), BOARD, base=RESULTS)
     assert not report.valid
     assert report.faults[0] == f"claims objective 27, the stones give {value}"
     listed = [f for f in report.faults if "lines_with_two" in f]
@@ -313,3 +314,36 @@ def test_trimmed_proofs_are_accepted_and_a_missing_lemma_is_not():
     del cut[lemmas[len(lemmas) // 2]]
     ok, verdict, _ = check_drat(dimacs(clauses), "\n".join(cut) + "\n")
     assert not ok and verdict.startswith("REJECTED")
+
+
+@pytest.mark.slow
+def test_the_results_job_rechecks_a_committed_certificate_instead_of_making_it(tmp_path):
+    """make results keeps a committed proof of the same claim (re-checked by dratify) and makes one
+    anew when the CNF is another or dratify refuses the proof."""
+    from powertwo.solvers.certify import write_text
+    from powertwo.solvers.lines.results_step import result
+
+    var = lp.VARIANTS["two-by-two-strict"]  # infeasible with 32 stones: a proof of some 600 KB
+
+    def run() -> tuple:
+        said: list[str] = []
+        res = result(BOARD, var, said.append, tmp_path)
+        return res, any(m.startswith(f"{var.name}: the committed certificate re-checked: VERIFIED") for m in said)
+
+    first, reused = run()
+    assert not reused and first.certificate.verified and first.certificate.solve_seconds > 0
+    names = first.certificate_files
+    assert names == {"cnf": "two-by-two-strict.cnf", "proof": "two-by-two-strict.drat"}
+    write_text(tmp_path / names["cnf"], first.certificate.cnf)
+    write_text(tmp_path / names["proof"], first.certificate.proof)
+    again, reused = run()
+    assert reused and again.certificate.solve_seconds == 0
+    assert (again.certificate.cnf, again.certificate.proof) == (first.certificate.cnf, first.certificate.proof)
+    lines = first.certificate.proof.splitlines()
+    lemma = next(k for k in range(len(lines) // 2, len(lines)) if not lines[k].startswith("d"))
+    write_text(tmp_path / names["proof"], "\n".join(lines[:lemma] + lines[lemma + 1:]) + "\n")
+    remade, reused = run()
+    assert not reused and remade.certificate.verified and remade.certificate.solve_seconds > 0
+    write_text(tmp_path / names["proof"], first.certificate.proof)
+    write_text(tmp_path / names["cnf"], first.certificate.cnf.replace("c powertwo", "c other", 1))
+    assert not run()[1]

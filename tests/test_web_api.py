@@ -14,6 +14,7 @@ starlette_testclient = pytest.importorskip("starlette.testclient")
 from powertwo.boards import load, to_dict  # noqa: E402
 from powertwo.rules import get_game  # noqa: E402
 from powertwo.web import MAX_BODY, create_app  # noqa: E402
+from powertwo.web.background import warmed  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 BASE = "http://127.0.0.1:8765"
@@ -22,6 +23,7 @@ BASE = "http://127.0.0.1:8765"
 @pytest.fixture(scope="module")
 def client():
     with starlette_testclient.TestClient(create_app(), base_url=BASE) as c:
+        warmed(lambda: c.get("/api/meta").json())  # every kernel compiled and loaded: answers as on a warm server
         yield c
 
 
@@ -278,6 +280,111 @@ def test_computer_move_is_legal_and_bounded(client):
     state = game.start()
     assert game.is_legal(state, game.parse_move(v["played"], state)) and v["computer"]["playouts"] >= 1
     assert "between" in error(client.post("/api/game/computer", json={"game": "david-goliath", "seconds": 1000}), 400)
+    assert v["computer"]["summary"].startswith(f"tree search, {v['computer']['playouts']:,} playout")
+
+
+def test_stop_asks_the_computer_for_its_best_move_so_far(client):
+    import threading
+
+    asked = {"game": "power-of-two", "seconds": 10.0, "think": "stop-test"}
+    answers: list = []
+    thread = threading.Thread(target=lambda: answers.append(client.post("/api/game/computer", json=asked)))
+    began = time.monotonic()
+    thread.start()
+    while time.monotonic() - began < 60:
+        stopped = client.post("/api/game/stop", json={"think": "stop-test"})
+        if stopped.status_code == 200:
+            break
+        time.sleep(0.1)  # the move has not reached the server yet
+    assert stopped.json() == {"stopped": True}
+    thread.join()
+    v = answers[0].json()
+    assert v["computer"]["stopped"] and v["computer"]["summary"].endswith("stopped early: the best move so far")
+    assert time.monotonic() - began < 9  # well before its 10 s
+    game = get_game("power-of-two")
+    assert game.is_legal(game.start(), game.parse_move(v["played"], game.start()))
+    assert error(client.post("/api/game/stop", json={"think": "stop-test"}), 409) == \
+        "no computer move in progress under this id (it has just been played)"
+
+
+def endgame_record() -> tuple[list[str], int]:
+    """A That's My Line record whose last position its mover wins with best play, and that mover."""
+    import random
+
+    game = get_game("thats-my-line")
+    state, moves, rng = game.start(), [], random.Random(5)
+    while game.outcome(state) is None and game.open_mask(state, 0).bit_count() + \
+            game.open_mask(state, 1).bit_count() > 12:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(move, state))
+        state = game.apply(state, move)
+    return moves, state.to_move
+
+
+def test_analysis_proves_a_that_s_my_line_endgame_and_marks_the_thrown_win(client):
+    from powertwo.solvers.players.evaluations.thats_my_line import prove
+
+    game = get_game("thats-my-line")
+    moves, _ = endgame_record()
+    state = game.start()
+    for text in moves:
+        state = game.play(state, text)
+    proof = prove(game, state, lambda visited: False)
+    a = client.post("/api/game/analysis", json={"game": "thats-my-line", "moves": moves, "seconds": 1}).json()
+    winner = game.player_name(proof.winner)
+    assert a["at"] == len(moves) and a["to_move"] == game.player_name(state.to_move)
+    assert a["proof"]["winner"] == winner and a["proof"]["text"].startswith(f"proven: {winner} wins")
+    if proof.move is not None:
+        assert a["proof"]["text"] == f"proven: {winner} wins with {game.format_move(proof.move, state)}"
+        assert a["best"]["move"] == game.format_move(proof.move, state)
+    assert a["line"][-1]["text"] == a["proof"]["text"] and len(a["line"]) == len(moves) + 1
+    assert a["evaluation"] is not None and all(1 <= k <= len(moves) for k in a["thrown"])
+    assert "must be a position" in error(client.post("/api/game/analysis", json={
+        "game": "thats-my-line", "moves": moves, "at": len(moves) + 1}), 400)
+    start = client.post("/api/game/analysis", json={"game": "power-of-two", "moves": [], "seconds": 0.2}).json()
+    assert start["proof"] is None and start["best"]["move"] and not start["over"]  # not proved within its time
+
+
+def test_analysis_proves_a_power_of_two_ending_by_the_proof_solver(client):
+    """A game without an exact search of its own: the proof solver (df-pn) proves the position
+    before the last move of a random game won by its mover, with a winning move of its own."""
+    import random
+
+    from powertwo.solvers.prove import Limits, prove
+
+    game = get_game("power-of-two")
+    state, moves, rng = game.start(), [], random.Random(2)
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(move, state))
+        state = game.apply(state, move)
+    winner = game.player_name(game.outcome(state).winner)
+    a = client.post("/api/game/analysis", json={"game": "power-of-two", "moves": moves[:-1], "seconds": 1}).json()
+    assert a["to_move"] == winner and a["proof"]["winner"] == winner
+    assert a["proof"]["method"] == "the df-pn proof search"
+    assert a["proof"]["text"] == f"proven: {winner} wins with {a['proof']['move']}"
+    after = game.start()
+    for text in moves[:-1] + [a["proof"]["move"]]:
+        after = game.play(after, text)
+    assert prove(game, after, limits=Limits(seconds=60)).winner == winner  # the move keeps the win
+    assert a["line"][-1] == a["proof"]
+
+
+def test_a_click_on_touch_waits_for_its_confirmation(client):
+    v = client.post("/api/game/click", json={"game": "thats-my-line", "clicks": ["j4"], "confirm": True}).json()
+    assert "played" not in v and v["clicks"] == [get_game("thats-my-line").board.node("j4")]
+    assert v["complete"] == ["j4"] and v["next"] == []
+    v = client.post("/api/game/click", json={"game": "thats-my-line", "clicks": ["j4"], "play": "j4"}).json()
+    assert v["played"] == "j4" and v["record"]["moves"] == ["j4"]
+
+
+def test_meta_gives_each_game_its_rules_and_each_kernel_its_state(client):
+    meta = client.get("/api/meta").json()
+    for entry in meta["games"]:
+        assert entry["rules"] == get_game(entry["name"]).rules_summary and len(entry["rules"]) > 200
+    assert [(k["name"], k["state"]) for k in meta["kernels"]] == [("endgame", "ready"), ("jump", "ready"),
+                                                                     ("prove", "ready")]
+    assert meta["warming"] == []
 
 
 # ---------------------------------------------------------------- the solver run
@@ -580,6 +687,8 @@ VALID_BODIES = {
     "/api/game/click": {"game": "power-of-two", "clicks": []},
     "/api/game/move": {"game": "power-of-two", "move": "no-such-move"},
     "/api/game/computer": {"game": "power-of-two", "seconds": 100},
+    "/api/game/stop": {"think": "no-such-move"},
+    "/api/game/analysis": {"game": "power-of-two", "seconds": 100},
     "/api/solve": {"puzzle": "one-by-one", "time_limit": 0},
     "/api/solve/cancel": {"tab": "strict-reader-test"},
 }
@@ -629,3 +738,19 @@ def test_wrong_types_are_refused_with_their_path(client):
         "request body: field 'board' must be a shipped board name or a board object"
     assert error(client.post("/api/jump", json={"puzzle": "jump-reverse", "chains": [{"from": "a1", "jumps": "b"}]}),
                  400) == "request body: field 'chains[0].jumps' must be a list"
+
+
+def test_an_uploaded_old_answer_file_names_the_board_it_is_valid_on(client):
+    """An answer made when `power-of-two` meant the sketch (no fingerprint), uploaded: the line
+    `powertwo check` gives, with the workbench's remedy; a request that names the board judges on it."""
+    hint = ("solution: not valid on power-of-two; valid on power-of-two-sketch (made before the default board "
+            "changed?): name power-of-two-sketch in the file's field 'board'")
+    sketch = json.loads((RESULTS / "power-of-two-sketch" / "one-by-one.json").read_text())
+    old = {"puzzle": "one-by-one", "board": "power-of-two", "stones": sketch["stones"]}
+    assert error(client.post("/api/check", json={"solution": old}), 400) == hint
+    assert client.post("/api/check", json={"solution": dict(old, board="power-of-two-sketch")}).json()["valid"]
+    named = client.post("/api/check", json={"solution": old, "board": "power-of-two"}).json()
+    assert not named["valid"] and named["faults"][0].startswith("line ")
+    jump = {k: v for k, v in json.loads((RESULTS / "power-of-two-sketch" / "jump-forward.json").read_text()).items()
+            if k != "board_fingerprint"}
+    assert error(client.post("/api/sequence", json={"solution": dict(jump, board="power-of-two")}), 400) == hint

@@ -44,16 +44,13 @@ machine may not give it). A position it cannot decide takes all of it."""
 def server(tmp_path_factory):
     """The workbench on a free port, its census store an empty folder (the hint asks the solver)."""
     from powertwo.web import create_app
-    from powertwo.web.background import serving
+    from powertwo.web.background import serving, warmed
     from powertwo.web.server import Limits
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("POWERTWO_CENSUS", str(tmp_path_factory.mktemp("census")))
         with serving(create_app(limits=Limits(hint_seconds=HINT_SECONDS))) as url:
-            deadline = time.time() + 600  # a first run after install compiles the kernels while warming up
-            while json.loads(urllib.request.urlopen(url + "/api/meta", timeout=60).read())["warming"]:
-                assert time.time() < deadline, "the workers did not warm up"
-                time.sleep(0.5)
+            warmed(lambda: json.loads(urllib.request.urlopen(url + "/api/meta", timeout=60).read()))
             yield url
 
 
@@ -477,7 +474,7 @@ def test_a_late_computer_reply_after_a_switch_changes_nothing(page):
     choose_game(page, "power-of-two")
     page.fill("#game-seconds", "2")
     page.select_option("#game-mode", "0")  # the computer plays first: it starts thinking
-    wait_text(page, "#game-clicks", "the computer is thinking…")
+    page.wait_for_selector("#game-thinking:not([hidden])")
     page.select_option("#game-select", "thats-my-line")
     page.wait_for_function("document.body.dataset.game === 'thats-my-line'")
     wait_text(page, "#game-reason", "computer played", exact=False)  # its move in That's My Line
@@ -499,7 +496,7 @@ def test_undo_while_the_computer_thinks_stops_it(page):
     move = game.legal_moves(state)[0]
     page.fill("#game-move", game.format_move(move, state))
     page.click("#game-move-form button")
-    wait_text(page, "#game-clicks", "the computer is thinking…")
+    page.wait_for_selector("#game-thinking:not([hidden])")
     page.click("#game-undo")  # takes back the move the computer was answering
     page.wait_for_function("document.body.dataset.ply === '0'")
     time.sleep(2.5)  # past the time its reply would have come
@@ -521,7 +518,7 @@ def test_bad_records_give_one_sentence_and_leave_the_page_as_it_was(page):
     illegal = {"game": "power-of-two", "moves": ["a1-a1"]}
     other = dict(game.record([]), board_fingerprint=load("power-of-two-sketch").fingerprint)
     cases = ["{not json", json.dumps({"game": "chess"}), json.dumps(illegal), json.dumps(other), "[1, 2]"]
-    page.click("#view-games details summary")
+    page.click("#view-games details:last-of-type summary")
     for text in cases:
         page.fill("#game-paste", text)
         page.evaluate("document.querySelector('#game-reason').textContent = ''")
@@ -558,7 +555,7 @@ def test_rule_options_and_a_custom_start(page, tmp_path):
     assert json.loads(path.read_text()) == {"game": "david-goliath", "start": "standard", "moves": ["a13-a9*a5"],
                                             "options": {"sling": True}}
     # a record with a custom start (RULES.md §1) is shown from that start
-    page.click("#view-games details summary")
+    page.click("#view-games details:last-of-type summary")  # the paste panel (the first: the rules)
     page.fill("#game-paste", json.dumps({"game": "power-of-two", "start": "custom:a13,m13/a1,m1",
                                          "moves": ["a13-a5 +b4"]}))
     page.click("#game-paste-load")
@@ -630,3 +627,220 @@ def test_puzzle_starts_not_started_and_undo_restores_a_removed_stone(page):
     page.click("#puzzle-undo")
     page.click("#puzzle-undo")
     wait_text(page, "#verdict", "not started")
+
+
+# ---------------------------------------------------------------- a player's view (issue 49)
+def tml_game(seed: int):
+    """The positions and move texts of a random That's My Line game played to its end."""
+    import random
+
+    game = get_game("thats-my-line")
+    rng, state, states, moves = random.Random(seed), game.start(), [game.start()], []
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(move, state))
+        state = game.apply(state, move)
+        states.append(state)
+    return states, moves
+
+
+def paste_record(page, record: dict) -> None:
+    page.evaluate("document.querySelector('#view-games details:last-of-type').open = true")
+    page.fill("#game-paste", json.dumps(record))
+    page.click("#game-paste-load")
+    page.wait_for_function(f"document.body.dataset.game === '{record['game']}' && "
+                           f"document.body.dataset.ply === '{len(record['moves'])}'")
+
+
+def game_is_shown(page, game, moves: list[str]) -> None:
+    """The move list is ``moves`` and the board shows exactly the stones the referee gives after them."""
+    state = game.start()
+    for text in moves:
+        state = game.play(state, text)
+    assert page.eval_on_selector_all("#game-moves li button", "bs => bs.map(b => b.textContent)") == moves
+    shown = page.eval_on_selector_all("#game-svg .stone", "els => els.map(e => [Number(e.dataset.stone), "
+                                      "e.dataset.color]).sort((a, b) => a[0] - b[0])")
+    assert shown == sorted([s.node, s.color] for s in game.diagram(state)["stones"])
+
+
+def test_that_s_my_line_quick_clicks_are_applied_one_after_the_other(page):
+    game = get_game("thats-my-line")
+    choose_game(page, "thats-my-line")
+    j4, a1 = game.board.node("j4"), game.board.node("a1")
+    page.dblclick(f"#game-svg [data-node='{j4}']")  # the second click comes while the first is answered
+    wait_text(page, "#game-reason", "j4", exact=False)  # Dark may not place on j4: it is taken
+    game_is_shown(page, game, ["j4"])
+    page.click(f"#game-svg [data-node='{a1}']", no_wait_after=True)  # two clicks at once, two moves
+    page.click(f"#game-svg [data-node='{game.board.node('m13')}']", no_wait_after=True)
+    page.wait_for_function("document.body.dataset.ply === '3'")
+    game_is_shown(page, game, ["j4", "a1", "m13"])
+
+
+def test_reload_during_a_computer_move_resumes_it(page):
+    choose_game(page, "power-of-two")
+    page.fill("#game-seconds", "3")
+    page.select_option("#game-mode", "0")  # the computer plays first: it starts thinking
+    page.wait_for_selector("#game-thinking:not([hidden])")
+    assert page.eval_on_selector("body", "b => b.dataset.ply") == "0"
+    page.reload()  # the request of the page left is dropped; the reloaded page asks again
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    assert page.inner_text("#game-reason").startswith("computer played ")
+
+
+def test_a_broken_game_link_says_why_and_offers_the_start(page, server):
+    page.goto(server + "/#games=" + urllib.request.quote(json.dumps({"game": "chess", "moves": []})))
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#game-link-error:not([hidden])")
+    assert page.inner_text("#game-link-error-text").startswith("This game link is broken: unknown game 'chess'")
+    bad = {"game": "thats-my-line", "moves": ["j4", "j4"]}
+    page.goto(server + "/#games=" + urllib.request.quote(json.dumps(bad)))
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#game-link-error:not([hidden])")
+    assert page.inner_text("#game-link-error-text") == \
+        "This game link is broken: move 2 (Dark) j4: node j4 is occupied."
+    assert page.inner_text("#game-link-start") == "Play That's My Line from its start position"
+    page.click("#game-link-start")
+    page.wait_for_function("document.body.dataset.game === 'thats-my-line' && document.body.dataset.ply === '0'")
+    assert page.is_hidden("#game-link-error")
+
+
+def test_the_result_banner_speaks_from_the_player_s_side(page):
+    game = get_game("thats-my-line")
+    states, moves = next(g for g in map(tml_game, range(50)) if game.outcome(g[0][-1]).winner == 1)
+    choose_game(page, "thats-my-line")
+    page.select_option("#game-mode", "1")  # the computer plays Dark: the player is Light, and lost
+    paste_record(page, {"game": "thats-my-line", "moves": moves})
+    reason = game.outcome(states[-1]).reason
+    wait_text(page, "#game-banner-text", f"You lost: {reason}")
+    assert page.get_attribute("#game-banner", "class") == "banner bad"
+    shot(page, "games-lost")
+    page.select_option("#game-mode", "0")  # the same game with the player as Dark: won
+    wait_text(page, "#game-banner-text", f"You won: {reason}")
+    assert page.get_attribute("#game-banner", "class") == "banner good"
+    page.select_option("#game-mode", "1")
+    page.click("#game-rematch")
+    page.wait_for_function("document.body.dataset.ply === '0'")
+    assert page.is_hidden("#game-banner") and page.input_value("#game-mode") == "1"
+
+
+def test_resign_then_a_rematch_with_colours_swapped(page):
+    choose_game(page, "power-of-two", mode="1")  # the player is Light
+    page.fill("#game-seconds", "0.3")
+    page.click("#game-resign")
+    wait_text(page, "#game-banner-text", "You resigned: Dark wins")
+    game = get_game("power-of-two")
+    node = sorted(game.click_options(game.start(), ()).next)[0]
+    page.click(f"#game-svg [data-node='{node}']")
+    wait_text(page, "#game-reason", "the game is over: start a new game, or undo")
+    page.click("#game-rematch-swap")  # now the computer plays Light, and moves first
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    assert page.input_value("#game-mode") == "0" and page.is_hidden("#game-banner")
+    assert page.inner_text("#game-reason").startswith("computer played ")
+
+
+def test_the_thinking_indicator_counts_and_stop_plays_the_best_move_so_far(page):
+    choose_game(page, "power-of-two")
+    page.fill("#game-seconds", "10")
+    page.click("#game-computer")
+    page.wait_for_function("/thinking… [0-9.]+ s of 10 s/.test(document.querySelector('#game-thinking-text')"
+                           ".textContent) && document.querySelector('#game-thinking-bar').value > 0")
+    began = time.monotonic()
+    page.keyboard.press("Escape")  # the Stop button's key
+    page.wait_for_function("document.body.dataset.ply === '1'")
+    assert time.monotonic() - began < 9
+    assert page.inner_text("#game-reason").endswith("stopped early: the best move so far)")
+    assert page.is_hidden("#game-thinking")
+
+
+def test_rules_shortcuts_and_a_keyboard_reachable_file_input(page):
+    choose_game(page, "epaminondas")
+    page.click("#game-rules summary")
+    assert page.inner_text("#game-rules-text") == get_game("epaminondas").rules_summary
+    assert "Esc: the computer plays its best move now" in page.eval_on_selector("#game-keys", "e => e.textContent")
+    page.focus("#game-file")
+    assert page.evaluate("document.activeElement.id") == "game-file"
+    box = page.eval_on_selector("#game-file", "e => e.getBoundingClientRect().width * e.getBoundingClientRect().height")
+    assert box > 0 and page.eval_on_selector("#game-file", "e => getComputedStyle(e.parentElement).outlineStyle") \
+        == "solid"  # its label shows the focus
+
+
+def test_analysis_proves_a_that_s_my_line_endgame_and_marks_a_thrown_win(page):
+    from powertwo.solvers.players.analysis import line_proofs, thrown_wins
+
+    game = get_game("thats-my-line")
+    for seed in range(60):
+        states, moves = tml_game(seed)
+        proofs = line_proofs(game, states[-9:], 20.0)
+        late = [len(states) - 9 + k for k in thrown_wins(states[-9:], proofs)]
+        if late:
+            break
+    choose_game(page, "thats-my-line")
+    cut = late[0]  # the position before the move that threw the win away: proven won for its mover
+    paste_record(page, {"game": "thats-my-line", "moves": moves[:cut - 1]})
+    page.check("#game-analysis-on")
+    winner = game.player_name(states[cut - 1].to_move)
+    wait_text(page, "#game-proof", f"proven: {winner} wins with ", exact=False)
+    best = page.inner_text("#game-proof").removeprefix(f"proven: {winner} wins with ")
+    after = game.play(states[cut - 1], best)
+    assert line_proofs(game, [after], 20.0)[0].winner == states[cut - 1].to_move  # the move keeps the win
+    assert page.eval_on_selector_all("#game-svg .node.hint", "els => els.length") >= 1
+    shot(page, "games-analysis")
+    paste_record(page, {"game": "thats-my-line", "moves": moves})
+    page.wait_for_function(f"document.body.dataset.analysed === '{len(moves)}'")
+    marked = page.eval_on_selector_all("#game-moves li", "lis => lis.map((li, k) => li.classList.contains('thrown') "
+                                       "? k + 1 : 0).filter(k => k)")
+    assert [k for k in marked if k > len(states) - 9] == late  # the moves the library judged
+    assert page.inner_text(f"#game-moves li:nth-child({late[0]}) .thrown-mark") == "threw a proven win away"
+
+
+def test_phone_labels_targets_status_above_the_fold_and_a_touch_confirmation(browser, server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(server + "/#games")
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.select_option("#game-mode", "friend")
+        pg.select_option("#game-select", "thats-my-line")
+        pg.wait_for_function("document.body.dataset.game === 'thats-my-line' && document.body.dataset.ply === '0'")
+        targets = pg.eval_on_selector_all("#game-svg circle.hit", "els => els.map(e => { const b = "
+                                          "e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2,"
+                                          " b.width]; })")
+        assert len(targets) == 64 and min(w for _, _, w in targets) >= 24
+        for i, (x, y, w) in enumerate(targets):  # no two targets overlap
+            assert all(((x - u) ** 2 + (y - v) ** 2) ** 0.5 >= (w + z) / 2 - 0.5 for u, v, z in targets[i + 1:])
+
+        def label_sizes() -> list[float]:  # the visible labels' height on the screen
+            return pg.eval_on_selector_all("#game-svg text.label.name", "els => els.filter(e => getComputedStyle(e)"
+                                           ".display !== 'none').map(e => e.getBoundingClientRect().height)")
+        assert all(h >= 11 for h in label_sizes())  # hidden at this size, or large enough
+        texts = pg.evaluate("""[...document.querySelectorAll('body *')].filter(e => !(e instanceof SVGElement) &&
+            e.offsetParent !== null && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+            .map(e => parseFloat(getComputedStyle(e).fontSize))""")
+        assert min(texts) >= 11
+        for selector in ("#game-status", "#game-undo", "#game-computer", "#game-new", "#game-zoom"):
+            box = pg.eval_on_selector(selector, "e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom,"
+                                      " b.height]; }")
+            assert 0 <= box[0] and box[1] <= 844, selector  # above the fold
+            assert selector == "#game-status" or box[2] >= 24, selector
+        pg.screenshot(path=str(SCREENSHOTS / "web-phone-games.png"))
+        game = get_game("thats-my-line")
+        j4 = game.board.node("j4")
+        pg.tap(f"#game-svg [data-node='{j4}']")
+        pg.wait_for_selector("#game-complete button.primary[data-move='j4']")
+        assert pg.inner_text("#game-complete button.primary") == "Confirm j4"
+        assert pg.eval_on_selector("body", "b => b.dataset.ply") == "0"  # not played until confirmed
+        pg.screenshot(path=str(SCREENSHOTS / "web-phone-confirm.png"))
+        pg.tap(f"#game-svg [data-node='{j4}']")  # the same node again confirms
+        pg.wait_for_function("document.body.dataset.ply === '1'")
+        pg.click("#game-zoom")
+        pg.wait_for_function("document.querySelector('#game-svg').dataset.labels === 'on'")
+        sizes = label_sizes()
+        assert len(sizes) == 64 and min(sizes) >= 11
+        pg.screenshot(path=str(SCREENSHOTS / "web-phone-zoom.png"))
+    finally:
+        ctx.close()
+    assert not errors, errors

@@ -15,6 +15,7 @@ starlette_testclient = pytest.importorskip("starlette.testclient")
 from powertwo.boards import load  # noqa: E402
 from powertwo.cli import main  # noqa: E402
 from powertwo.web import create_app  # noqa: E402
+from powertwo.web.background import warmed  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
 BOARD = load("english")
@@ -41,6 +42,7 @@ def client(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("POWERTWO_CENSUS", str(tmp_path_factory.mktemp("census")))
         with starlette_testclient.TestClient(create_app(), base_url=BASE) as c:
+            warmed(lambda: c.get("/api/meta").json())  # every kernel compiled and loaded: answers as on a warm server
             yield c
 
 
@@ -107,3 +109,24 @@ def test_reverse_puzzle_on_the_english_board_starts_from_the_central_game(client
     assert sorted(view["origin"]) == central == [v for v in BOARD.nodes if v != CENTRE]
     entry = next(p for p in meta["puzzles"] if p["name"] == "jump-reverse")
     assert entry["boards"] == ["power-of-two", "english"]
+
+
+def test_hint_on_the_central_game_says_the_fewest_moves_left_from_the_shipped_table(client):
+    """From the central start (no set stored): the shipped fewest-moves table answers, its count
+    equal to the jump solver's optimum, with the jumps after which the table still holds it."""
+    from powertwo.solvers.jump import solve_reverse
+
+    import random
+
+    from powertwo.solvers.census.fewest import fewest_left
+
+    central = sorted(v for side in BOARD.start("central").values() for v in side)
+    played, rng = frozenset(central), random.Random(49)
+    while len(played) > 14:  # single jumps that keep a finish in the centre (the table says which)
+        played = rng.choice([child for _, _, child in children(played) if fewest_left(BOARD, child, CENTRE)])
+    got = hint(client, played, origin=central)
+    best = solve_reverse(BOARD, position=sorted(played), target=CENTRE)
+    assert got["source"] == "census" and got["solvable"] is True and got["target"] == "d4"
+    assert got["fewest_moves"] == best["objective"]
+    assert got["text"].startswith(f"solvable (census): one stone on d4 in {best['objective']} moves at fewest; ")
+    assert sorted(got["jumps"]) == expected_jumps(played, CENTRE)

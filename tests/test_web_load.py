@@ -66,3 +66,32 @@ def test_sigterm_stops_the_server_while_it_works():
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
         assert time.monotonic() - sent < 5  # generous: the server stops within about a second
+
+
+def test_cancelled_computer_moves_keep_their_workers():
+    """Two computer moves abandoned by their client 0.3 s after they start stop their searches: no
+    worker is replaced, and the next 1 s move answers at once (the bench times it)."""
+    with serving(create_app(limits=Limits(workers=1, queue=2))) as url:
+        game = {"game": "power-of-two", "moves": [], "seconds": 10.0}
+        for _ in range(2):
+            with pytest.raises(httpx.TimeoutException):
+                httpx.post(url + "/api/game/computer", json=game, timeout=0.3)
+        began = time.monotonic()
+        answer = httpx.post(url + "/api/game/computer", json=dict(game, seconds=1.0), timeout=120)
+        took = time.monotonic() - began
+        load = httpx.get(url + "/api/meta").json()["load"]
+    assert answer.status_code == 200 and answer.json()["computer"]["method"] == "alpha-beta"
+    assert load["replaced"] == 0 and took < 30  # generous: about a second on an idle machine
+
+
+def test_until_a_kernel_is_loaded_the_plain_search_plays_and_says_so():
+    from powertwo.rules import get_game
+
+    with serving(create_app(limits=Limits(workers=1, queue=0, kernels=()))) as url:  # no kernel is ever loaded
+        game = get_game("thats-my-line")
+        answer = httpx.post(url + "/api/game/computer", json={"game": "thats-my-line", "seconds": 0.3},
+                            timeout=120).json()
+    assert answer["computer"]["notes"] == ["That's My Line's compiled endgame search is still being compiled: "
+                                           "the plain Python search ran instead"]
+    assert answer["computer"]["summary"].endswith(answer["computer"]["notes"][0])
+    assert game.is_legal(game.start(), game.parse_move(answer["played"], game.start()))

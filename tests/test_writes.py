@@ -156,6 +156,32 @@ def test_census_json_and_plot_need_force_and_never_overwrite_an_input(tmp_path):
     assert only_files(tmp_path) == ["plot.svg", "position.json", "taken.json"]
 
 
+def test_prove_proof_needs_force_never_overwrites_an_input_and_an_undecided_run_keeps_the_old_one(tmp_path):
+    """``prove --proof`` follows the rules of every output: refused over a file without ``--force``
+    and over its own input even with it (before any search); with ``--force`` the certificate is
+    replaced whole; a run that proves nothing writes nothing, so the old certificate stays."""
+    position = tmp_path / "pos.json"
+    position.write_text(json.dumps({"game": "epaminondas", "to_move": "white", "white": ["m3"], "black": ["g2"]}))
+    proof = tmp_path / "p.proof"
+    proof.write_text("mine")
+    prove = ("prove", "epaminondas", "--position", position)
+    res = run(*prove, "--proof", proof)
+    assert (res.exit_code, res.output) == (2, f"powertwo: {proof}: already exists, not overwritten (give --force "
+                                              "to replace it)\n")
+    res = run(*prove, "--proof", position, "--force")
+    assert (res.exit_code, res.output) == (2, f"powertwo: {position}: is also an input of this command, not "
+                                              "overwritten (write elsewhere)\n")
+    assert proof.read_text() == "mine" and json.loads(position.read_text())["game"] == "epaminondas"
+    res = run(*prove, "--proof", proof, "--force")
+    assert res.exit_code == 0 and f"certificate: {proof}" in res.output, res.output
+    assert run("check", proof).exit_code == 0
+    certificate = proof.read_bytes()
+    res = run("prove", "power-of-two", "--time-limit", "1", "--memory", "64", "--proof", proof, "--force")
+    assert res.exit_code == 3 and f"no certificate written to {proof}: nothing was proven" in res.output
+    assert proof.read_bytes() == certificate
+    assert only_files(tmp_path) == ["p.proof", "pos.json"]
+
+
 def test_results_out_needs_force_for_a_folder_that_holds_files(tmp_path):
     """Issue 50, reproduction 5: ``results --out`` overwrote without ``--force``."""
     (tmp_path / "old.txt").write_text("mine")
@@ -169,7 +195,8 @@ def test_results_out_needs_force_for_a_folder_that_holds_files(tmp_path):
 
 def test_every_command_that_writes_takes_force():
     """Every command with an output file or folder refuses to overwrite without ``--force``."""
-    writers = {"solve": "--out", "draw": "--out", "export": "--out", "census": "--json", "results": "--out"}
+    writers = {"solve": "--out", "draw": "--out", "export": "--out", "census": "--json", "results": "--out",
+               "prove": "--proof"}
     for name, option in writers.items():
         params = {p.name for p in main.commands[name].params}
         assert "force" in params, name

@@ -22,7 +22,7 @@ import click
 from powertwo.boards.outfile import write_text
 from powertwo.boards.words import counted
 
-from .common import OutputError, echo_json, main, output_path
+from .common import OutputError, echo_json, main, output_path, progress_display
 
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
@@ -268,6 +268,8 @@ class TerminalGame:
     record_start: dict[str, Any]
     history: list[tuple[Any, str, Any]] = field(default_factory=list)  # (state before, move text, move)
     inputs: tuple[str | None, ...] = ()  # the files play read (a position): never saved over
+    hint_seconds: float = 0.0
+    """Seconds to look for a proof of each position shown (0: none)."""
 
     def show(self) -> None:
         last = self.history[-1] if self.history else None
@@ -277,15 +279,22 @@ class TerminalGame:
         out = self.game.outcome(self.state)
         if out is not None:
             click.echo(f"game over: {outcome_text(self.game, out)}")
+        elif self.hint_seconds > 0:
+            from powertwo.solvers.prove.hint import proven_hint
+
+            hint = proven_hint(self.game, self.state, seconds=self.hint_seconds)
+            if hint is not None:
+                click.echo(hint.text())
 
     def computer_move(self, seconds: float, seed: int) -> None:
         from powertwo.solvers.players import choose_move
+        from powertwo.solvers.prove.hint import proven_move
 
         game, state = self.game, self.state
-        found = choose_move(game, state, seconds=seconds, seed=seed + state.ply)
+        found = choose_move(game, state, seconds=seconds, seed=seed + state.ply,
+                            prover=proven_move if self.hint_seconds > 0 else None)
         text = game.format_move(found.move, state)
-        work = f"{found.positions} positions" if found.positions else f"{found.playouts} playouts"
-        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({work}, {found.seconds:.1f} s)")
+        click.echo(f"computer ({game.player_name(state.to_move)}) plays {text} ({found.summary()})")
         self.history.append((state, text, found.move))
         self.state = game.apply(state, found.move)
 
@@ -376,8 +385,11 @@ class TerminalGame:
 @click.option("--seconds", type=click.FloatRange(0.05, 600), default=2.0, show_default=True,
               help="The computer's thinking time per move.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The computer's random seed.")
+@click.option("--proof-seconds", "proof_seconds", type=click.FloatRange(0, 600), default=1.0, show_default=True,
+              help="Seconds to look for a proof of each position: 'proven: Light wins (hint: d4)' when one is known "
+                   "or found, and the computer plays a proven win; 0: no proofs.")
 def play(game_name: str, start: str | None, position: str | None, options: tuple[str, ...],
-         flags: dict[str, bool], computer: str | None, seconds: float, seed: int) -> None:
+         flags: dict[str, bool], computer: str | None, seconds: float, seed: int, proof_seconds: float) -> None:
     """Two people at one terminal, or one against the computer (--computer): the board as text,
     moves in notation, illegal ones refused with the reason. Commands: a move, `moves`, `undo`,
     `save FILE` (`save --force FILE` replaces an existing file), `help`, `quit`."""
@@ -385,7 +397,8 @@ def play(game_name: str, start: str | None, position: str | None, options: tuple
     first = game.state_to_json(state)
     current = TerminalGame(game, state, None if computer is None else ("light", "dark").index(computer),
                           {"position": first} if position else {"start": start or game.default_start},
-                          inputs=(position, start if start is not None and Path(start).is_file() else None))
+                          inputs=(position, start if start is not None and Path(start).is_file() else None),
+                          hint_seconds=proof_seconds)
     click.echo(f"{game.title}: {game.notation_help}")
     click.echo(PLAY_HELP)
     show = True
@@ -423,3 +436,22 @@ def serve(host: str, port: int, open_browser: bool) -> None:
 
     click.echo(f"powertwo workbench on http://{host}:{port}/ (Ctrl-C stops it)", err=True)
     run(host=host, port=port, open_browser=open_browser)
+
+
+@main.command("warm")
+@click.option("--kernel", "names", multiple=True, metavar="NAME",
+              help="Only this kernel (repeatable): endgame, jump, census or prove.")
+def warm(names: tuple[str, ...]) -> None:
+    """Compile every compiled search (numba) into numba's cache ahead of use, one progress line each:
+    the first search, computer move or workbench request after an install then compiles nothing.
+    `make venv` runs it; after `pip install powertwo`, run it once."""
+    from powertwo.solvers.kernels import KERNELS
+    from powertwo.solvers.warm import warm_all
+
+    for name in names:
+        if name not in KERNELS:
+            raise click.UsageError(f"--kernel {name}: unknown (known: {', '.join(KERNELS)})")
+    with progress_display("warm", after=0.0, log=True) as progress:
+        took = warm_all(progress, names or None)
+    click.echo(f"{len(took)} kernel{'s' if len(took) != 1 else ''} ready in numba's cache "
+               f"({sum(took.values()):.0f} s)")

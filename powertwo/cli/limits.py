@@ -1,7 +1,7 @@
 """The ranges of the CLI's options that size work, checked before any work starts.
 
 * ``--workers``: 1 to the machine's core count (:func:`os.cpu_count`).
-* ``--memory``: 1 MiB to the machine's physical memory (in MiB).
+* ``--memory``: 1 MiB to the machine's physical memory (in MiB; the census's takes units: ``2GiB``).
 * ``check --time-limit``: a positive number of seconds; :data:`CHECK_SECONDS` when not given.
 
 A value outside its range is one line on stderr and exit code 2 (click's usage error, made one
@@ -10,6 +10,7 @@ line by the command group).
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -77,3 +78,30 @@ class MemoryMiB(_Bounded):
 
     def range_text(self) -> str:
         return f"1..{memory_mib()} MiB (the memory of this machine)"
+
+
+class MemorySize(click.ParamType):
+    """An amount of memory: a number with a unit (``2GiB``, ``512MiB``, ``1.5G``; plain numbers are
+    MiB), from 1 MiB to the machine's physical memory; converted to bytes."""
+
+    name = "size"
+    UNITS = {"": 2**20, "k": 2**10, "kb": 10**3, "kib": 2**10, "m": 2**20, "mb": 10**6, "mib": 2**20,
+             "g": 2**30, "gb": 10**9, "gib": 2**30, "t": 2**40, "tb": 10**12, "tib": 2**40}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        number = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = text[len(number):].strip()
+        try:
+            amount = float(number) if len(number) <= 12 and unit in self.UNITS else None
+        except ValueError:
+            amount = None
+        top = memory_mib() * 2**20
+        if amount is None or not math.isfinite(amount):
+            self.fail(f"{str(value)[:40]} is not an amount of memory (say 2GiB or 512MiB)", param, ctx)
+        size = int(amount * self.UNITS[unit])
+        if not 2**20 <= size <= top:
+            self.fail(f"{str(value)[:40]} is outside 1MiB..{memory_mib()}MiB (the memory of this machine)", param, ctx)
+        return size

@@ -10,7 +10,7 @@ import click
 
 from .common import Seconds, echo_json, main, output_path, progress_display
 from .games import OPTION_HELP, game_and_state, rule_flags, rule_values
-from .limits import UNDECIDED_EXIT, MemoryMiB
+from .limits import UNDECIDED_EXIT, MemoryMiB, Workers, cores
 
 DEFAULT_MEMORY = 1024
 """MiB for the search's tables when ``--memory`` is not given."""
@@ -36,8 +36,19 @@ DEFAULT_MEMORY = 1024
 @click.option("--proof", type=click.Path(dir_okay=False), default=None,
               help="Write the certificate (JSON header, compressed body) to FILE; `powertwo check FILE` "
                    "re-verifies it.")
-@click.option("--engine", type=click.Choice(["auto", "df-pn", "compiled"]), default="auto", show_default=True,
-              help="auto: That's My Line's compiled producer where it serves (boards of at most 64 nodes), else df-pn.")
+@click.option("--engine", type=click.Choice(["auto", "df-pn", "compiled", "dask"]), default="auto", show_default=True,
+              help="auto: That's My Line's compiled producer where it serves (boards of at most 64 nodes), else df-pn; "
+                   "dask: split the tree into jobs run in parallel on Dask (--split-depth).")
+@click.option("--split-depth", "split_depth", type=click.IntRange(0, 4), default=None,
+              help="dask: the plies below the position at which the tree is split into jobs (default 1); "
+                   "--time-limit is then per job.")
+@click.option("--store", type=click.Path(dir_okay=False), default=None,
+              help="dask: keep the jobs in this SQLite FILE; a later run resumes from it.")
+@click.option("--scheduler", default=None, help="dask: address of a running scheduler (default: a LocalCluster).")
+@click.option("--workers", type=Workers(), default=None,
+              help="dask: workers of the LocalCluster (default: 2, or 1 on a machine of one core).")
+@click.option("--certificates", type=click.Path(file_okay=False), default=None,
+              help="dask: write each proven job's certificate to this folder (with index.json).")
 @click.option("--symmetry/--no-symmetry", default=True, show_default=True,
               help="Merge positions that a symmetry of the board (one the rules respect) maps onto each other.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -50,6 +61,11 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
     from powertwo.solvers.prove import prove as run_prove
 
     ask = _Request(game_name=game_name, options={**flags, **values}, **given)
+    if ask.engine == "dask" or ask.split_depth is not None:
+        _prove_split(ask)
+        return
+    if ask.store or ask.scheduler or ask.certificates:
+        raise click.UsageError("--store, --scheduler and --certificates apply to --engine dask")
     if sum(x is not None for x in (ask.record, ask.position, ask.start)) > 1:
         raise click.UsageError("give one of --record, --position and --start")
     if (ask.move_number is not None or ask.every) and ask.record is None:
@@ -95,6 +111,11 @@ class _Request:
     memory: int
     proof: str | None
     engine: str
+    split_depth: int | None
+    store: str | None
+    scheduler: str | None
+    workers: int | None
+    certificates: str | None
     symmetry: bool
     as_json: bool
     force: bool
@@ -162,6 +183,70 @@ def _summary(game: Any, result: Any, number: int | None, given: str = "the posit
                      f"{len(result.root_moves) - len(known)} open")
     f = result.figures
     lines.append(f"search: {f.expanded:,} positions expanded, {f.table_entries:,} in the table, {f.seconds:.1f} s")
+    return lines
+
+
+def _prove_split(ask: _Request) -> None:
+    """``--engine dask``: the position split into jobs ``--split-depth`` plies down, run on Dask."""
+    from powertwo.solvers.prove import Limits, Value
+    from powertwo.solvers.prove.jobs import prove_split, write_certificates
+
+    if ask.engine != "dask":
+        raise click.UsageError("--split-depth: the jobs run on Dask: add --engine dask")
+    if ask.record is not None and ask.every:
+        raise click.UsageError("--engine dask proves one position: give --move N instead of --every")
+    if ask.proof is not None:
+        raise click.UsageError("--proof: a split run has a certificate per proven job: use --certificates DIR")
+    if ask.scheduler is not None and ask.workers is not None:
+        raise click.UsageError("--workers sizes the LocalCluster: a running scheduler (--scheduler) has its own")
+    game, states = _positions(ask)
+    number, state = states[0]
+    limits = Limits(seconds=ask.time_limit, memory_mib=ask.memory)
+    depth = 1 if ask.split_depth is None else ask.split_depth
+    with progress_display(f"proving {game.name} in jobs", log=True) as progress:
+        result = prove_split(game, state, depth=depth, limits=limits, store=ask.store, scheduler=ask.scheduler,
+                             workers=ask.workers or min(2, cores()), symmetry=ask.symmetry, progress=progress,
+                             board_name=ask.board)
+    if ask.certificates is not None:
+        written = write_certificates(result, ask.certificates)
+        click.echo(f"{len(written)} certificate{'' if len(written) == 1 else 's'} written to {ask.certificates}",
+                   err=True)
+    if ask.as_json:
+        echo_json(result.to_json() | ({"move_number": number} if number is not None else {}))
+    else:
+        label = "the position" if ask.position is not None else f"the start ({ask.start or 'default'})"
+        for line in split_summary(game, result, number, label):
+            click.echo(line)
+    if result.value is Value.UNKNOWN:
+        raise SystemExit(UNDECIDED_EXIT)
+
+
+def split_summary(game: Any, result: Any, number: int | None, given: str) -> list[str]:
+    """The lines ``prove --engine dask`` prints: the value, each ply's counts, the openings, the jobs."""
+    from powertwo.solvers.prove import Value
+
+    where = "the start" if number == 0 else (f"after move {number}" if number is not None else given)
+    value = result.value.value
+    head = f"{game.title or game.name}, {where}, {result.to_move} to move: {value}"
+    if value == "won":
+        head += f" (wins with {result.move})"
+    lines = [head + f"; split {result.depth} plies down"]
+    for p in result.plies:
+        lines.append(f"ply {p.ply}: {p.positions:,} positions up to symmetry: {p.won:,} won, {p.lost:,} lost, "
+                     f"{p.neither:,} neither, {p.unknown:,} unknown (for the side to move there)")
+    deepest = "none" if result.decided_depth is None else str(result.decided_depth)
+    lines.append(f"deepest ply with every position decided: {deepest}")
+    known = [o for o in result.openings if o.value is not Value.UNKNOWN]
+    won = sum(1 for o in known if o.value.value == "won")
+    lines.append(f"moves at the root: {len(result.openings):,}: {won} proven winning, "
+                 f"{sum(1 for o in known if o.value.value == 'lost')} proven losing, "
+                 f"{len(result.openings) - len(known):,} not decided")
+    for o in known[:20]:
+        lines.append(f"  {o.move}: {o.value.value}")
+    f = result.figures
+    limit = "no time limit" if f.time_limit is None else f"{f.time_limit:g} s each"
+    lines.append(f"jobs: {f.jobs:,} ({limit}): {f.run:,} run now, {f.from_store:,} settled in the store; "
+                 f"{f.expanded:,} positions expanded in {f.job_seconds:,.0f} s of search, {f.seconds:,.0f} s in all")
     return lines
 
 

@@ -259,15 +259,21 @@ def draw(file: str, out: str, move: int | None, names: str | None, all_answers: 
     """Draw a solution file or a game record to SVG or PNG, with a legend of what it shows.
     Nodes are named by their labels unless --ids or --no-names says otherwise. An option that
     does not apply to FILE is refused. A line puzzle's status is not checked by drawing (its
-    stones and lines are): the title calls it "claimed"; `powertwo check` verifies it."""
+    stones and lines are): the title calls it "claimed"; `powertwo check` verifies it. A solution
+    file without a board fingerprint that fails on the board it names but is valid on another
+    shipped board of that kind is refused in the line `check` gives (pass --board to draw it)."""
     from powertwo.boards import draw as drawing
-    from powertwo.solvers.registry import SolutionError, get_puzzle, read_json_file, solution_board
+    from powertwo.solvers.registry import (SolutionError, file_checker, get_puzzle, read_json_file,
+                                           refuse_if_made_elsewhere, solution_board)
 
     output_path(out, force, (file, board))
     data = read_json_file(file)
     against = given_board(board, file, data)
     if isinstance(data, dict) and "puzzle" in data:
         p = get_puzzle(str(data["puzzle"]))
+        if against is None:  # an answer made before the default board changed: the line `check` gives
+            _, check_on = file_checker(Path(file))
+            refuse_if_made_elsewhere(data, file, solution_board(data, file), check_on)
         data = _claimed(data)
         if p.diagram is None:
             raise SolutionError(f"puzzle {p.name} has no diagram")

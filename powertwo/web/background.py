@@ -7,7 +7,7 @@ import contextlib
 import socket
 import threading
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 from starlette.types import ASGIApp
 
@@ -35,3 +35,14 @@ def serving(app: ASGIApp, start_limit: float = 60.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def warmed(meta: Callable[[], dict], limit: float = 900.0) -> None:
+    """Wait until ``meta()`` (the answer of ``GET /api/meta``) lists no kernel still warming: every
+    compiled kernel is in numba's cache and loaded in every worker (the first run after an install
+    compiles them: minutes on a busy machine)."""
+    deadline = time.monotonic() + limit
+    while meta()["warming"]:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the kernels were not ready within {limit:g} s")
+        time.sleep(0.5)

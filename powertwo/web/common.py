@@ -14,6 +14,10 @@ from powertwo.boards import Board, BoardError, from_dict, load as load_board, sh
 from powertwo.boards.jsonfile import JsonFileError, loads
 from powertwo.solvers.registry import DEFAULT_BOARDS
 
+HINT_SECONDS = 1.0
+"""How long the Get a Jump On hint's solver may think by default (:attr:`Limits.hint_seconds`): the
+hint says only what it can tell within this."""
+
 MAX_BODY = 1 << 20
 """Request bodies larger than this (1 MiB) are refused with 413."""
 

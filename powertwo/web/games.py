@@ -84,7 +84,7 @@ def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
         "complete": [game.format_move(m, state) for m in options.complete],
         "to_move": game.player_name(state.to_move), "to_move_index": state.to_move,
         "outcome": None if out is None else {"winner": None if out.winner is None else game.player_name(out.winner),
-                                             "reason": out.reason},
+                                             "winner_index": out.winner, "reason": out.reason},
         "notes": game.notes(state),
         "players": players_facts(game, state, view["stones"]),
         "last_move": None if last is None else game.format_move(last),

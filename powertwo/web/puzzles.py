@@ -10,14 +10,13 @@ from powertwo.boards.words import counted, filled, singular
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
 from powertwo.solvers.registry import (
-    SolutionError, check_answer_shape, get_puzzle, puzzle_names, results_dir, solution_board,
+    SolutionError, check_answer_shape, checked_where_made, get_puzzle, puzzle_names, results_dir, solution_board,
 )
 
-from .common import BadRequest, board_of, board_view, field, no_paths
+from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
 from .requests import CheckBody
-from .work import HINT_SECONDS
 from powertwo.solvers.status import FEASIBLE, INFEASIBLE, OPTIMAL
 
 
@@ -58,16 +57,30 @@ def file_board(data: Mapping, solution: Mapping) -> Board:
         raise BadRequest(str(exc)) from None
 
 
+FILE_BOARD = "name {board} in the file's field 'board'"
+"""What the workbench tells a user to do about an uploaded file valid only on another board (the
+command line says ``pass --board``)."""
+
+
+def checked_file(data: Mapping, solution: Mapping) -> Any:
+    """An uploaded solution file checked as ``powertwo check`` checks it: on :func:`file_board`,
+    and, without a ``board`` in the request, one that has no fingerprint and fails there but is
+    valid on another shipped board of its kind is refused in the line ``check`` gives
+    (:func:`powertwo.solvers.registry.checked_where_made`)."""
+    p = get_puzzle(field(solution, "puzzle", str))
+    board = file_board(data, solution)
+    try:
+        return checked_where_made(solution, "solution", board, lambda on: check_upload(p, solution, on),
+                                  tried_elsewhere="board" not in data, action=FILE_BOARD)
+    except SolutionError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def file_check(data: Mapping) -> dict:
     """A whole solution file or game record, as ``powertwo check`` checks it."""
     solution = field(data, "solution", dict)
     if "puzzle" in solution:
-        p = get_puzzle(field(solution, "puzzle", str))
-        board = file_board(data, solution)
-        try:
-            report = check_upload(p, solution, board)
-        except SolutionError as exc:
-            raise BadRequest(str(exc)) from None
+        report = checked_file(data, solution)
         return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
     if "game" in solution:
         try:
@@ -99,10 +112,7 @@ def sequence_frames(data: Mapping) -> dict:
     if page["steps"]["unit"] == "stones":
         raise BadRequest(f"an answer of {puzzle} is one position, not a sequence: open it in Puzzles")
     board = file_board(data, item)
-    try:
-        report = check_upload(get_puzzle(puzzle), item, board)
-    except SolutionError as exc:
-        raise BadRequest(str(exc)) from None
+    report = checked_file(data, item)
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
     if page["steps"]["unit"] == "moves":  # a solitaire game record
@@ -238,17 +248,23 @@ def reverse_origin(board: Board) -> list[NodeId] | None:
 
 
 def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
-    """The hint from a stored solvable set (``powertwo census --solvable``) of ``board`` from
-    ``origin`` (``stones`` a position reached from it): whether one stone (on the set's target)
-    can still be reached and which single jumps keep it so; None when no set is stored. With
-    several sets, the one to any node is asked first, then the one to the board's centre."""
+    """The hint from the census: on the central game (``origin`` the central start) the fewest
+    moves left from its fewest-moves table when it holds the position; else a stored solvable set
+    (``powertwo census --solvable``) of ``board`` from ``origin`` (``stones`` a position reached
+    from it): whether one stone (on the set's target) can still be reached and which single jumps
+    keep it so; None when no set is stored. With several sets, the one to any node is asked first,
+    then the one to the board's centre."""
     from powertwo.solvers.census import CensusError, solvable_set
+    from powertwo.solvers.census.fewest import fewest_left
     from powertwo.solvers.census.tables import centre_node
 
     try:
         targets: list[NodeId | None] = [None, centre_node(board)]
     except CensusError:
         targets = [None]
+    centre = targets[-1] if sorted(origin) == reverse_origin(board) else None
+    if centre is not None and (left := fewest_left(board, stones, centre)) is not None:
+        return table_hint(board, stones, centre, left)  # the central game's fewest-moves table
     try:
         found = next((s for t in targets if (s := solvable_set(board, origin, t)) is not None), None)
     except CensusError:
@@ -269,3 +285,20 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             + (f"; {counted(len(keep), 'jump')} keep it so: {names}" if keep else ""))
     return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}
+
+
+def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict:
+    """The hint from a fewest-moves table (``powertwo census --by moves --backward``; the English
+    central game's is shipped): the fewest moves left to one stone on ``target``, and the single
+    jumps after which the table still holds the position."""
+    from powertwo.solvers.census.fewest import fewest_left
+
+    held = set(stones)
+    keep = [(a, b, c) for a, b, c in board.jumps if a in held and b in held and c not in held
+            and fewest_left(board, (held - {a, b}) | {c}, target) is not None]
+    names = ", ".join(f"{board.label(a)}-{board.label(c)}" for a, _, c in keep)
+    where = board.label(target)
+    text = (f"solvable (census): one stone on {where} in {counted(left, 'move')} at fewest"
+            + (f"; {counted(len(keep), 'jump')} keep it solvable: {names}" if keep else ""))
+    return {"solvable": True, "marks": sorted({v for a, _, c in keep for v in (a, c)}), "source": "census",
+            "target": where, "jumps": [[a, c] for a, _, c in keep], "fewest_moves": left, "text": text}

@@ -106,9 +106,11 @@ class GameBody(Body):
 
 
 class GameClickBody(GameBody):
-    """``POST /api/game/click``: as :class:`GameBody`, with the complete move the clicks name."""
+    """``POST /api/game/click``: as :class:`GameBody`, with the complete move the clicks name, and
+    whether a move the clicks complete waits for a confirmation (``confirm``)."""
 
     play: StrictStr | None = None
+    confirm: StrictBool | None = None
 
 
 class GameMoveBody(GameBody):
@@ -118,10 +120,26 @@ class GameMoveBody(GameBody):
 
 
 class ComputerBody(GameBody):
-    """``POST /api/game/computer``: as :class:`GameBody`, with the thinking time and the seed."""
+    """``POST /api/game/computer``: as :class:`GameBody`, with the thinking time, the seed and the
+    id under which a Stop finds the move in progress."""
 
     seconds: Seconds | None = None
     seed: StrictInt | None = None
+    think: StrictStr | None = None
+
+
+class StopBody(Body):
+    """``POST /api/game/stop``: the computer move in progress that plays its best move so far."""
+
+    think: StrictStr
+
+
+class AnalysisBody(GameBody):
+    """``POST /api/game/analysis``: as :class:`GameBody`, with the position analysed (``at``: the
+    number of moves played to reach it) and the thinking time."""
+
+    at: StrictInt | None = None
+    seconds: Seconds | None = None
 
 
 class SolveBody(PuzzleBody):
@@ -142,7 +160,8 @@ class CancelBody(Body):
 BODIES: dict[str, type[Body]] = {
     "/api/board": BoardBody, "/api/check": CheckBody, "/api/sequence": SequenceBody, "/api/jump": JumpBody,
     "/api/jump/hint": HintBody, "/api/game": GameBody, "/api/game/click": GameClickBody,
-    "/api/game/move": GameMoveBody, "/api/game/computer": ComputerBody, "/api/solve": SolveBody,
+    "/api/game/move": GameMoveBody, "/api/game/computer": ComputerBody, "/api/game/stop": StopBody,
+    "/api/game/analysis": AnalysisBody, "/api/solve": SolveBody,
     "/api/solve/cancel": CancelBody,
 }
 """The model of each ``POST`` endpoint's body."""

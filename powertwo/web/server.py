@@ -43,7 +43,7 @@ from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
 from .puzzles import file_check, jump_hint, jump_summary, live_check, reverse_origin, sequence_frames
 from .requests import Body, CheckBody, checked
-from .work import Limits, Work
+from .work import SETTLED, Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
 """The longest a solver run may take (seconds); a request may ask for less."""
@@ -53,7 +53,9 @@ without a committed one (a request may give its own ``position`` instead)."""
 SSE_INTERVAL = 0.25
 """How often the progress stream looks at the solver run (seconds)."""
 COMPUTER_SECONDS = (0.1, 10.0)
-"""Thinking time per computer move a request may ask for."""
+"""Thinking time per computer move (or analysis) a request may ask for."""
+LINE_PROOF_SECONDS = 2.0
+"""How long an analysis seeks proofs of the positions of the whole record."""
 STATIC = resources.files("powertwo.web") / "static"
 
 
@@ -95,20 +97,22 @@ def jump_clicks(data: Mapping) -> dict:
 
 
 def computer_move(data: Mapping) -> dict:
-    """The computer's move in the game the record reaches (its thinking time and seed from the request)."""
+    """The computer's move in the game the record reaches (its thinking time and seed from the
+    request); a Stop or a cancel ends its search with the best move so far (``should_stop``)."""
+    from powertwo.solvers.bounded import should_stop
     from powertwo.solvers.players import choose_move
 
     game, record, res, _ = game_record(data)
-    seconds = field(data, "seconds", (int, float), 1.0)
-    if not COMPUTER_SECONDS[0] <= seconds <= COMPUTER_SECONDS[1]:
-        raise BadRequest(f"field 'seconds' must be between {COMPUTER_SECONDS[0]} and {COMPUTER_SECONDS[1]}")
+    seconds = thinking_seconds(data)
     seed = field(data, "seed", int, 0)
     if res.outcome is not None:
         raise BadRequest(f"the game is over ({res.outcome.reason})")
-    found = choose_move(game, res.final, seconds=float(seconds), seed=seed)
+    found = choose_move(game, res.final, seconds=seconds, seed=seed, stop=should_stop)
     view = played(game, record, game.format_move(found.move, res.final))
     view["computer"] = {"playouts": found.playouts, "positions": found.positions,
-                        "seconds": round(found.seconds, 2), "value": round(found.value, 3)}
+                        "seconds": round(found.seconds, 2), "value": round(found.value, 3),
+                        "method": found.method, "stopped": found.stopped, "notes": list(found.notes),
+                        "summary": found.summary()}
     return view
 
 
@@ -117,6 +121,52 @@ def any_check(body: CheckBody) -> dict:
     if body.solution is not None:
         return file_check(body.model_dump(include={"solution", "board"}, exclude_none=True))
     return live_check(body)
+
+
+def thinking_seconds(data: Mapping, default: float = 1.0) -> float:
+    """The request's thinking time, within :data:`COMPUTER_SECONDS`."""
+    seconds = field(data, "seconds", (int, float), default)
+    if not COMPUTER_SECONDS[0] <= seconds <= COMPUTER_SECONDS[1]:
+        raise BadRequest(f"field 'seconds' must be between {COMPUTER_SECONDS[0]} and {COMPUTER_SECONDS[1]}")
+    return float(seconds)
+
+
+def game_analysis(data: Mapping) -> dict:
+    """The computer's view of the record's position ``at`` (default: its last): the evaluation, the
+    best move, what a proof finds within the thinking time; and the proofs of the record's positions
+    (from its end backwards, within :data:`LINE_PROOF_SECONDS`) with the moves that threw a proven
+    win away."""
+    from powertwo.solvers.bounded import should_stop
+    from powertwo.solvers.players.analysis import analyse, line_proofs, thrown_wins
+
+    game, record, res, _ = game_record(data)
+    seconds = thinking_seconds(data)
+    at = field(data, "at", int, len(res.moves))
+    if not 0 <= at <= len(res.moves):
+        raise BadRequest(f"field 'at' must be a position of the record, 0 to {len(res.moves)}")
+    state = res.states[at]
+    seen = analyse(game, state, seconds, seed=at, stop=should_stop)
+    proofs = line_proofs(game, res.states, LINE_PROOF_SECONDS, stop=should_stop)
+    proofs[at] = proofs[at] or seen.proof
+    return {"at": at, "to_move": game.player_name(state.to_move), "over": game.outcome(state) is not None,
+            "evaluation": seen.evaluation,
+            "best": None if seen.best is None else {"move": game.format_move(seen.best.move, state),
+                                                    "clicks": list(game.move_clicks(seen.best.move, state)),
+                                                    "value": round(seen.best.value, 3),
+                                                    "summary": seen.best.summary()},
+            "proof": proof_view(game, state, seen.proof),
+            "line": [proof_view(game, s, p) for s, p in zip(res.states, proofs, strict=True)],
+            "thrown": thrown_wins(res.states, proofs)}
+
+
+def proof_view(game: Any, state: Any, proof: Any) -> dict | None:
+    """A proof as the page shows it: "proven: Light wins with g13" (None when nothing is proved)."""
+    if proof is None:
+        return None
+    winner = None if proof.winner is None else game.player_name(proof.winner)
+    move = None if proof.move is None else game.format_move(proof.move, state)
+    text = "proven: a draw" if winner is None else f"proven: {winner} wins" + (f" with {move}" if move else "")
+    return {"winner": winner, "move": move, "text": text, "method": proof.method, "positions": proof.positions}
 
 
 # ---------------------------------------------------------------- routes
@@ -179,7 +229,8 @@ def game_entries() -> list[dict]:
         games.append({"name": name, "title": g.title, "board": g.board.name,
                       "starts": list(g.start_names or g.board.start_names or (g.default_start,)),
                       "default_start": g.default_start, "players": list(g.player_names),
-                      "notation": g.notation_help, "options": [o.to_json() for o in g.options_spec]})
+                      "notation": g.notation_help, "rules": g.rules_summary,
+                      "options": [o.to_json() for o in g.options_spec]})
     return games
 
 
@@ -192,8 +243,13 @@ def meta_entries() -> dict:
 
 
 async def meta(request: Request) -> Response:
+    """The lists (read once), the state of each compiled kernel (``warming`` names those not ready
+    yet: their searches run the plain engines meanwhile) and the workers' load."""
     work = work_of(request)
-    return JSONResponse(dict(await run_in_threadpool(meta_entries), warming=work.pool.warming, load=work.pool.load()))
+    kernels = work.kernels()
+    return JSONResponse(dict(await run_in_threadpool(meta_entries), kernels=kernels,
+                             warming=[k["name"] for k in kernels if k["state"] not in SETTLED],
+                             load=dict(work.pool.load(), starting=work.pool.warming)))
 
 
 async def board_get(request: Request) -> Response:
@@ -237,7 +293,9 @@ async def game_state(request: Request) -> Response:
 
 async def game_click(request: Request) -> Response:
     """The clicks so far plus one: either still a legal beginning (the new options), a complete
-    move (played when nothing else continues it, or when ``play`` names it), or illegal (why)."""
+    move (played when nothing else continues it, or when ``play`` names it; with ``confirm``, a move
+    the clicks complete is only offered, as the page's move confirmation on touch asks), or illegal
+    (why)."""
     data = await read_body(request)
     game, record, res, _ = game_record(data)
     clicks = clicks_of(data, game.board)
@@ -255,7 +313,7 @@ async def game_click(request: Request) -> Response:
     if prior is not None and clicks[-1] not in prior.next:
         return JSONResponse({"illegal": attempt_reason(game, state, clicks)})
     options = game.click_options(state, clicks)
-    if len(options.complete) == 1 and not options.next:
+    if len(options.complete) == 1 and not options.next and not field(data, "confirm", bool, False):
         return JSONResponse(played(game, record, game.format_move(options.complete[0], state)))
     return JSONResponse(game_view(game, record, res, clicks))
 
@@ -274,10 +332,35 @@ async def game_move(request: Request) -> Response:
 
 
 async def computer(request: Request) -> Response:
+    """The computer's move; ``think``, an id the page makes, lets ``POST /api/game/stop`` ask for
+    its best move so far."""
     data = await read_body(request)
     seconds = field(data, "seconds", (int, float), 1.0)
     work = work_of(request)
-    return JSONResponse(await work.run(request, computer_move, data, float(seconds) + work.limits.computer_margin))
+    think = field(data, "think", str, None)
+    halt = work.thinking.begin(think)
+    try:
+        return JSONResponse(await work.run(request, computer_move, data, float(seconds) + work.limits.computer_margin,
+                                           halt=halt))
+    finally:
+        work.thinking.end(think)
+
+
+async def computer_stop(request: Request) -> Response:
+    """The player's Stop: the computer move ``think`` plays its best move so far (409 when no such
+    move is in progress: it has just been played)."""
+    data = await read_body(request)
+    if not work_of(request).thinking.halt(field(data, "think", str)):
+        raise BadRequest("no computer move in progress under this id (it has just been played)", 409)
+    return JSONResponse({"stopped": True})
+
+
+async def analysis(request: Request) -> Response:
+    data = await read_body(request)
+    seconds = field(data, "seconds", (int, float), 1.0)
+    work = work_of(request)
+    limit = 2 * float(seconds) + LINE_PROOF_SECONDS + work.limits.computer_margin
+    return JSONResponse(await work.run(request, game_analysis, data, limit))
 
 
 def tab_of(request: Request, data: Mapping | None = None) -> str:
@@ -367,6 +450,8 @@ ROUTES = [
     Route("/api/game/click", game_click, methods=["POST"]),
     Route("/api/game/move", game_move, methods=["POST"]),
     Route("/api/game/computer", computer, methods=["POST"]),
+    Route("/api/game/stop", computer_stop, methods=["POST"]),
+    Route("/api/game/analysis", analysis, methods=["POST"]),
     Route("/api/solve", solve_status),
     Route("/api/solve", solve_start, methods=["POST"]),
     Route("/api/solve/events", solve_events),
@@ -383,7 +468,7 @@ def create_app(host: str = "127.0.0.1", limits: Limits | None = None) -> ASGIApp
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await run_in_threadpool(meta_entries)  # read before the first request, and before the workers take the cores
-        work.pool.start()
+        work.start()
         try:
             yield
         finally:

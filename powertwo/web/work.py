@@ -1,38 +1,70 @@
 """The workbench's heavy work off the event loop: checks, sequences, Get a Jump On clicks,
-computer moves and solver runs go to a bounded pool of worker processes
+computer moves, analyses and solver runs go to a bounded pool of worker processes
 (:class:`powertwo.solvers.bounded.WorkerPool`: one per core, a short queue, a time cap per
 request, cancelled when the client goes away); plain requests never wait on them.
 
 A request beyond the queue gets 503 with a ``Retry-After`` hint; one stopped at its cap gets
-422 "not decided within the limit"; the workers warm up (load or compile the kernels) at start.
+422 "not decided within the limit". No request waits on a compile: a process of its own
+(:class:`KernelWarmer`, at the workers' low priority) compiles the compiled kernels the requests use
+into numba's cache, one after another, while every worker starts at once and loads each kernel in
+a thread of its own as soon as it is in the cache; until then the worker's searches run their plain
+Python engines and say so (:mod:`powertwo.solvers.kernels`). A cancelled request asks its search to
+stop and keeps its worker (:func:`powertwo.solvers.bounded.should_stop`).
 """
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Literal, Mapping, TypeVar
 
 from starlette.requests import Request
 
-from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, Outcome, PoolBusy, WorkerPool
+from powertwo.solvers.bounded import CANCELLED, DONE, FAILED, STOPPING, Outcome, PoolBusy, WorkerPool
+from powertwo.solvers.kernels import KERNELS
 
-from .common import BadRequest, plain
+from .common import HINT_SECONDS, BadRequest, plain
 
 
-HINT_SECONDS = 1.0
-"""How long the Get a Jump On hint's solver may think by default (:attr:`Limits.hint_seconds`): the
-hint says only what it can tell within this."""
+
+
+KernelState = Literal["waiting", "compiling", "loading", "ready", "failed"]
+"""A compiled kernel's state in the workbench: waiting for the warmer, compiling (or loading from numba's
+cache) in the warmer, in the cache with the workers loading it, loaded by every worker, or failed (the
+plain engines go on serving)."""
+WAITING: KernelState = "waiting"
+COMPILING: KernelState = "compiling"
+LOADING: KernelState = "loading"
+READY: KernelState = "ready"
+FAILED_KERNEL: KernelState = "failed"
+SETTLED: tuple[KernelState, ...] = (READY, FAILED_KERNEL)
+"""The states after which a kernel's state no longer changes."""
+PRELOAD = ["powertwo.web.work", "powertwo.solvers.players.analysis", "powertwo.solvers.warm"]
+"""What the server's fork server imports once, so that a worker (or the warmer) starts without
+importing anything: a fork of it."""
+WEB_KERNELS = ("endgame", "jump", "prove")
+"""The compiled kernels the workbench's requests use, in the order they are compiled: That's My
+Line's endgame (computer moves, analysis), Get a Jump On's reverse search (hints, solves, checks of
+its answers), then That's My Line's proof search (analysis; df-pn serves meanwhile)."""
+
+
+WARMER_NICE = 19
+"""How much lower the warmer's priority is than the server's: the lowest, below the workers', so that a
+compile never slows a request."""
 
 
 @dataclass(frozen=True)
 class Limits:
     """The workbench's bounds: workers (default: the core count), queued requests beyond them,
     the cap of a check, sequence or click (seconds), the extra a computer move may take past its
-    thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether the
-    workers warm up at start, how much lower their priority is than the server's (so the
-    event loop answers plain requests first on a busy machine), and how long the Get a Jump On
+    thinking time, the longest solver run, each worker's memory (MB, None: no cap), whether a
+    warmer compiles the kernels ahead of the requests (else a worker compiles a kernel on its first
+    use, as the command line does), how much lower the workers' priority is than the server's (so
+    the event loop answers plain requests first on a busy machine; the warmer's is lower still,
+    :data:`WARMER_NICE`), the kernels warmed (:data:`WEB_KERNELS`), and how long the Get a Jump On
     hint's solver may think (its answer says what it can tell within that)."""
 
     workers: int | None = None
@@ -43,29 +75,174 @@ class Limits:
     memory_mb: int | None = 3072
     warm: bool = True
     nice: int = 10
+    kernels: tuple[str, ...] = WEB_KERNELS
+    """The compiled kernels the warmer compiles and the workers load (the others: plain engines only)."""
     hint_seconds: float = HINT_SECONDS
 
 
-def warm_up() -> None:
-    """Run in every worker before its first request: every committed answer that is stepped
-    through checked and drawn as /api/sequence does (this loads or compiles the kernels its
-    checker uses), every puzzle module imported, and the stored census sets the hint reads loaded."""
+def load_census_sets() -> None:
+    """The stored census solvable sets the Get a Jump On hint reads, loaded once per worker."""
     from powertwo.boards import load, shipped
-    from powertwo.solvers.registry import puzzle_names
 
-    from .pages import committed, page_of
-    from .puzzles import census_hint, reverse_origin, sequence_frames
+    from .puzzles import census_hint, reverse_origin
 
     for board in map(load, shipped()):
         if (origin := reverse_origin(board)) is not None:
             census_hint(board, origin, origin)
 
-    for name in puzzle_names():
+
+@dataclass(frozen=True)
+class WorkerStart:
+    """Run in every worker before its first call, and quick: from now on a search uses a compiled
+    kernel only once it is loaded in this worker; a thread of the worker loads the census sets,
+    then each kernel as soon as the warmer has it in numba's cache (``ready``: an event per kernel),
+    and counts it in ``loaded`` (a shared counter per kernel). ``environ`` is the server's environment
+    when the app was made (a fork of the fork server would otherwise have the fork server's)."""
+
+    ready: Mapping[str, Any]
+    loaded: Mapping[str, Any]
+    environ: Mapping[str, str]
+    loaded_only: bool = True
+    """False: no warmer; a search compiles its kernel on its first use, as the command line does."""
+
+    def __call__(self) -> None:
+        import powertwo.solvers.players.analysis  # noqa: F401 - imported before the first move: numba, the players
+        from powertwo.solvers import kernels
+
+        os.environ.clear()
+        os.environ.update(self.environ)
+        if not self.loaded_only:
+            return
+        kernels.use_loaded_only()
+        threading.Thread(target=self.load, daemon=True, name="kernel-loader").start()
+
+    def load(self) -> None:
+        from powertwo.solvers.warm import load
+
         try:
-            if page_of(name)["steps"]["unit"] != "stones" and (done := committed(name)) is not None:
-                sequence_frames({"solution": done})
-        except ValueError:
+            load_census_sets()
+        except Exception:  # noqa: BLE001,S110 - a set not loaded now is read by the first hint
+            pass
+        for name, event in self.ready.items():
+            event.wait()
+            try:
+                load(name)
+            except Exception:  # noqa: BLE001,S110 - the plain engine goes on serving
+                continue
+            with self.loaded[name].get_lock():
+                self.loaded[name].value += 1
+
+
+def start_method() -> str:
+    """How the workbench starts its processes: forks of a fork server that has imported :data:`PRELOAD`
+    (a worker is ready at once, and a replaced one too), or fresh interpreters where there is none."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return "spawn"
+    mp.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    return "forkserver"
+
+
+def compile_kernels(names: tuple[str, ...], ready: Mapping[str, Any], conn: Any, nice: int) -> None:
+    """The warmer process: each kernel compiled into numba's cache (or loaded from it), its event set
+    and its state sent to the server ("compiling", then "ready" with the seconds or "failed")."""
+    from powertwo.solvers.warm import load
+
+    if nice:
+        os.nice(nice)
+    for name in names:
+        conn.send((name, COMPILING, None))
+        try:
+            seconds = load(name)
+        except Exception as exc:  # noqa: BLE001 - told to the page; the plain engines go on serving
+            conn.send((name, FAILED_KERNEL, f"{exc.__class__.__name__}: {exc}".splitlines()[0]))
             continue
+        ready[name].set()
+        conn.send((name, READY, round(seconds, 1)))
+
+
+class KernelWarmer:
+    """The process that compiles the workbench's kernels (:data:`WEB_KERNELS`) into numba's cache, and
+    what it has done: per kernel "waiting", "compiling", "loading" (in the cache, the workers loading
+    it), "ready" (with the compile's seconds) or "failed"."""
+
+    def __init__(self, names: tuple[str, ...] = WEB_KERNELS, nice: int = 10, method: str = "spawn"):
+        self.ctx: Any = mp.get_context(method)
+        self.names, self.nice = names, nice
+        self.ready = {name: self.ctx.Event() for name in names}
+        self.loaded = {name: self.ctx.Value("i", 0) for name in names}
+        self.lock = threading.Lock()
+        self.states: dict[str, dict] = {name: {"name": name, "title": KERNELS[name], "state": WAITING}
+                                        for name in names}
+        self.process: Any = None
+
+    def start(self) -> None:
+        if self.process is not None:
+            return
+        mine, theirs = self.ctx.Pipe(duplex=False)
+        self.process = self.ctx.Process(target=compile_kernels, args=(self.names, self.ready, theirs, self.nice),
+                                        daemon=True, name="kernel-warmer")
+        self.process.start()
+        theirs.close()
+        threading.Thread(target=self._listen, args=(mine,), daemon=True, name="kernel-warmer-listener").start()
+
+    def _listen(self, conn: Any) -> None:
+        while True:
+            try:
+                name, state, detail = conn.recv()
+            except (EOFError, OSError):
+                break
+            with self.lock:
+                self.states[name] = {"name": name, "title": KERNELS[name], "state": state,
+                                     **({} if detail is None else
+                                        {"seconds": detail} if state == READY else {"error": detail})}
+        with self.lock:  # the process ended: a kernel it did not finish will not come
+            for entry in self.states.values():
+                if entry["state"] not in SETTLED:
+                    entry.update(state=FAILED_KERNEL, error="the warmer process ended")
+
+    def status(self, workers: int) -> list[dict]:
+        """Each kernel's state, in compile order: "ready" once each of the ``workers`` loaded it."""
+        with self.lock:
+            out = [dict(self.states[name]) for name in self.names]
+        for entry in out:
+            if entry["state"] == READY and self.loaded[entry["name"]].value < workers:
+                entry["state"] = LOADING
+        return out
+
+    def close(self) -> None:
+        if self.process is not None and self.process.is_alive():
+            self.process.kill()
+            self.process.join(1.0)
+        self.ready, self.loaded = {}, {}  # their semaphores released now, not left to the resource tracker
+
+
+class Thinking:
+    """The computer moves in progress that a player may stop (the page's Stop button): each under the
+    id the page gave it, with the event that asks its search for its best move so far."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.halts: dict[str, threading.Event] = {}
+
+    def begin(self, think: str | None) -> threading.Event | None:
+        if think is None:
+            return None
+        with self.lock:
+            halt = self.halts[think[:64]] = threading.Event()
+        return halt
+
+    def end(self, think: str | None) -> None:
+        if think is not None:
+            with self.lock:
+                self.halts.pop(think[:64], None)
+
+    def halt(self, think: str) -> bool:
+        """Ask the move ``think`` for its best move so far; False when no such move is in progress."""
+        with self.lock:
+            halt = self.halts.get(think[:64])
+        if halt is not None:
+            halt.set()
+        return halt is not None
 
 
 Request_ = TypeVar("Request_")
@@ -94,7 +271,7 @@ def settle(outcome: Outcome) -> Any:
     if outcome.status == FAILED:
         raise BadRequest(f"internal error: {outcome.message}", 500)
     if outcome.status == CANCELLED:
-        raise BadRequest(outcome.message, 503 if outcome.message == "the server is stopping" else 499)
+        raise BadRequest(outcome.message, 503 if outcome.message == STOPPING else 499)
     raise BadRequest(outcome.message, 422)
 
 
@@ -103,22 +280,39 @@ class Work:
 
     def __init__(self, limits: Limits):
         self.limits = limits
+        method = start_method()
+        self.warmer = KernelWarmer(limits.kernels, nice=WARMER_NICE, method=method) if limits.warm else None
+        start = WorkerStart(self.warmer.ready, self.warmer.loaded, dict(os.environ)) if self.warmer else \
+            WorkerStart({}, {}, dict(os.environ), loaded_only=False)
         self.pool = WorkerPool(workers=limits.workers, queue=limits.queue, memory_mb=limits.memory_mb,
-                               warm=warm_up if limits.warm else None, nice=limits.nice)
+                               warm=start, nice=limits.nice, start_method=method)
         self.runs = SolverRun(self)
-        self.cache: dict[str, Any] = {}
+        self.thinking = Thinking()
+
+    def start(self) -> None:
+        """The warmer first (it compiles while the workers start), then the workers."""
+        if self.warmer is not None:
+            self.warmer.start()
+        self.pool.start()
+
+    def kernels(self) -> list[dict]:
+        """The state of each kernel the requests use (none listed when the workers compile on demand)."""
+        return [] if self.warmer is None else self.warmer.status(self.pool.size)
 
     async def run(self, request: Request, func: Callable[[Request_], Any], data: Request_,
-                  seconds: float | None = None) -> Any:
+                  seconds: float | None = None, halt: threading.Event | None = None) -> Any:
         """``func(data)`` in a worker, capped at ``seconds`` (default: the check cap), cancelled
-        when the client disconnects."""
+        when the client disconnects; ``halt`` asks it for its answer so far."""
         outcome = await self.pool.run_async(answer, func, data, time_limit=seconds or self.limits.check_seconds,
-                                            is_cancelled=request.is_disconnected)
+                                            is_cancelled=request.is_disconnected, halt=halt)
         return settle(outcome)
 
     def close(self) -> None:
         self.runs.cancel_any()
         self.pool.close()
+        self.pool.warm = None
+        if self.warmer is not None:
+            self.warmer.close()
 
 
 def solve_in_worker(puzzle: str, board_name: str, options: dict, progress: Callable[[str], None]) -> Any:
@@ -174,7 +368,9 @@ class SolverRun:
                 return
             if outcome.status == DONE:
                 info.update(state="done", result=outcome.value)
-                info["log"].append(f"finished: status {outcome.value.get('status', '?')}")
+                note = outcome.value.get("note")  # e.g. the plain engine ran while the kernel compiled
+                line = f"finished: status {outcome.value.get('status', '?')}"
+                info["log"].append(line + (f"; {note}" if note else ""))
             else:
                 state = "cancelled" if outcome.message == "cancelled" else "error"
                 info["state"] = state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from powertwo.boards import Board
 
-from .counts import Level
+from .counts import Level, MovesLevel
 from .tables import CensusTables, Position, image
 
 
@@ -49,6 +49,59 @@ def plain_levels(tables: CensusTables, max_levels: int | None = None) -> tuple[l
         level = nxt
         jumps += 1
     return out, on_target
+
+
+def plain_moves(board: Board, position: Position, backward: bool = False) -> set[Position]:
+    """Every position one move away (a chain of jumps by one stone, which may come back to a node it
+    left), read straight from the board's jump triples: forward a stone on ``a`` jumps over ``b``
+    onto the free ``c``; backward the jump is undone (a stone on ``c`` goes back to the free ``a``
+    over the free ``b``, which is filled)."""
+    out: set[Position] = set()
+    for v in board.nodes:
+        if not position >> (v - 1) & 1:
+            continue
+        stack = [(position, v)]
+        while stack:
+            pos, at = stack.pop()
+            for a, b, c in board.jumps:
+                here, over, there = (c, b, a) if backward else (a, b, c)
+                if here != at:
+                    continue
+                full = pos >> (over - 1) & 1
+                if (not full if backward else full) and not pos >> (there - 1) & 1:
+                    nxt = pos ^ (1 << (a - 1)) ^ (1 << (b - 1)) ^ (1 << (c - 1))
+                    out.add(nxt)
+                    stack.append((nxt, there))
+    return out
+
+
+def plain_moves_levels(tables: CensusTables, backward: bool = False,
+                       max_levels: int | None = None) -> tuple[list[MovesLevel], str | None]:
+    """The census by moves by plain breadth-first search over Python sets (no symmetry inside;
+    the classes counted with the group's canonical forms), and why it stopped early (None when
+    it did not)."""
+    if not backward:
+        level = {tables.start}
+    elif tables.target is not None:
+        level = {1 << (tables.target - 1)}
+    else:
+        level = {1 << (v - 1) for v in tables.board.nodes}
+    seen = set(level)
+    out: list[MovesLevel] = []
+    while level:
+        stones = [p.bit_count() for p in level]
+        out.append(MovesLevel(moves=len(out), classes=len({tables.canonical(p) for p in level}), positions=len(level),
+                              fewest_stones=min(stones), most_stones=max(stones)))
+        nxt = {q for p in level for q in plain_moves(tables.board, p, backward)} - seen
+        if nxt and max_levels is not None and len(out) > max_levels:
+            return out, stopped_after(len(out) - 1, "moves")
+        seen |= nxt
+        level = nxt
+    return out, None
+
+
+def stopped_after(levels: int, unit: str) -> str:
+    return f"stopped after {levels} {unit} (--max-levels): the totals cover those levels only"
 
 
 def fixed_paths(tables: CensusTables, perm: tuple[int, ...]) -> dict[str, int]:

@@ -13,7 +13,7 @@ from typing import Callable
 from powertwo.boards.outfile import write_text
 from powertwo.solvers.registry import ResultRow
 
-from . import run_census
+from . import CensusOptions, run_census
 from .plot import plot_census
 from .store import default_store
 from .tables import centre_node, default_start, english_board
@@ -25,8 +25,8 @@ def results(out: Path, progress: Callable[[str], None]) -> list[ResultRow]:
     board = english_board()
     centre = centre_node(board)
     began = time.perf_counter()
-    census = run_census(board, default_start(board) or [], target=centre, solvable=True, store=str(default_store()),
-                        progress=progress)
+    census = run_census(board, default_start(board) or [],
+                        CensusOptions(target=centre, solvable=True, store=str(default_store())), progress)
     seconds = time.perf_counter() - began
     data = census.to_dict()
     for key in ("seconds", "peak_memory_bytes"):

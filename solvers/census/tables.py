@@ -59,6 +59,39 @@ class CensusTables:
         return len({image(p, position) for p in self.group})
 
 
+@dataclass(frozen=True)
+class MoveTables:
+    """The jumps of a board by the node the moving stone stands on, for a census by moves (a move:
+    one stone's chain of jumps): jump ``j`` of node ``x`` (``starts[x] <= j < starts[x + 1]``, node
+    ids from 0) needs the nodes of ``occupied[j]`` full and those of ``free[j]`` empty, flips
+    ``flip[j]`` and leaves the stone on node ``to[j]``. Forward, a stone on ``a`` jumps over ``b`` onto
+    ``c``; backward (the same jump undone), a stone on ``c`` goes back to ``a`` and ``b`` is filled."""
+
+    starts: np.ndarray
+    occupied: np.ndarray
+    free: np.ndarray
+    flip: np.ndarray
+    to: np.ndarray
+    backward: bool
+
+
+def move_tables(board: Board, backward: bool = False) -> MoveTables:
+    check_size(board)
+    rows: list[tuple[int, int, int, int, int]] = []
+    for a, b, c in board.jumps:
+        flip = (1 << (a - 1)) | (1 << (b - 1)) | (1 << (c - 1))
+        if backward:
+            rows.append((c - 1, 0, (1 << (a - 1)) | (1 << (b - 1)), flip, a - 1))
+        else:
+            rows.append((a - 1, 1 << (b - 1), 1 << (c - 1), flip, c - 1))
+    rows.sort()
+    starts = np.searchsorted(np.array([r[0] for r in rows], dtype=np.int64), np.arange(board.size + 1))
+    return MoveTables(starts=starts.astype(np.int64), occupied=np.array([r[1] for r in rows], dtype=np.uint64),
+                      free=np.array([r[2] for r in rows], dtype=np.uint64),
+                      flip=np.array([r[3] for r in rows], dtype=np.uint64),
+                      to=np.array([r[4] for r in rows], dtype=np.int64), backward=backward)
+
+
 def check_size(board: Board) -> None:
     if board.size > MAX_NODES:
         raise CensusError(f"board {board.name}: {board.size} nodes; the census packs a position into "

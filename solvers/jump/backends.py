@@ -1,8 +1,9 @@
 """Get a Jump On: finding the answers. :func:`forward_answer` runs the forward search;
 :func:`reverse_answer` runs a reverse solve (:class:`~.options.ReverseRequest`) on its backend: a
 stored census set that already leaves the position out, else the compiled kernel
-(:mod:`.kernel`; the pure-Python engine :mod:`.engine` on boards over 64 nodes), or the SAT backend
-(:mod:`.sat_backend`). Every answer is a typed :class:`~.files.ReverseAnswer` with its proof."""
+(:mod:`.kernel`; the pure-Python engine :mod:`.engine` on boards over 64 nodes), the SAT backend
+(:mod:`.sat_backend`), or a stored census by moves (``census-table``). Every answer is a typed
+:class:`~.files.ReverseAnswer` with its proof."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, Sequence
 
 from powertwo.boards import Board, NodeId
 
+from .. import kernels
 from ..fields import SolutionError
 from ..registry import Progress, no_progress
 from ..satcall import Budget
@@ -23,9 +25,11 @@ from .kernel import KERNEL_LOADING, KernelSearch
 from .options import STONES, ReverseRequest, corner_of
 from .proof import Engine, Proof, ProofKind, bound_proof
 from .sat_backend import SAT_SLICE, reverse_by_sat
-from .tables import mask_of
+from .tables import JumpTables, mask_of
 from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Status
 
+KERNEL = "jump"
+"""The compiled kernel of the reverse search (:data:`powertwo.solvers.kernels.KERNELS`)."""
 KERNEL_COMPILING = ("loading the search kernel (the first run after install compiles it: tens of seconds); "
                     "not counted in the time limit")
 """Said (through ``progress``) when the compiled kernel is not yet loaded in this process: the first
@@ -74,14 +78,17 @@ def default_position(board: Board, corner: Any = None, time_limit: float | None 
 def reverse_answer(board: Board, request: ReverseRequest, progress: Progress = no_progress) -> ReverseAnswer:
     """From ``request.start`` to one stone in the fewest moves. Ctrl-C ends either backend with the
     best answer so far (status ``feasible``, ``stopped``: why) or, before any, status ``unknown``."""
-    if request.backend == "search" and board.size <= 64:
+    compiled = board.size <= 64 and kernels.ready(KERNEL)
+    if request.backend == "search" and compiled:
         load_kernel(board, progress)    # before the clock: compiling is not search time
     started = time.perf_counter()
     deadline = None if request.time_limit is None else started + request.time_limit
     answer = census_verdict(board, request.start, request.targets)
     if answer is None and request.backend == "search":
-        answer = (_by_kernel(board, request, deadline, progress) if board.size <= 64
+        answer = (_by_kernel(board, request, deadline, progress) if compiled
                   else _by_python(board, request, deadline, progress))
+    elif answer is None and request.backend == "census-table":
+        answer = _by_census_table(board, request)
     elif answer is None:
         answer = reverse_by_sat(board, request.start, Budget(deadline, conflicts=request.conflict_limit,
                                                              conflict_slice=SAT_SLICE), request.targets, progress)
@@ -112,6 +119,30 @@ def census_verdict(board: Board, start: Sequence[NodeId], targets: Sequence[Node
     return None
 
 
+def _by_census_table(board: Board, request: ReverseRequest) -> ReverseAnswer:
+    """The fewest moves from a stored (or shipped) census by moves
+    (:func:`powertwo.solvers.census.fewest.fewest_moves`: the table, met by a census from the
+    position where it is partial): ``optimal`` or ``infeasible`` at once, its proof of kind
+    ``fewest-moves table`` (re-proved by the checker's own search), how it is known in ``note``."""
+    from powertwo.solvers.census.fewest import fewest_moves
+    from powertwo.solvers.census.tables import CensusError
+
+    start, targets = request.start, request.targets
+    if targets is not None and len(targets) != 1:
+        raise SolutionError("--backend census-table: the tables are made for one target node or for any node")
+    try:
+        found = fewest_moves(board, start, targets[0] if targets else None)
+    except CensusError as exc:
+        raise SolutionError(f"--backend census-table: {exc}") from None
+    tables = JumpTables(board, symmetry=False)
+    moves = [tables.chain_between(p, q) for p, q in zip(found.positions, found.positions[1:], strict=False)]
+    bound = len(start) if found.moves is None else found.moves
+    return ReverseAnswer(board=board, start=tuple(start), status=INFEASIBLE if found.moves is None else OPTIMAL,
+                         bound=bound, engine="census-table", moves=moves_of(moves),
+                         proof=Proof(kind="fewest-moves table", bound=bound, engine="census-table") if bound else None,
+                         positions_searched=found.searched, note=found.how)
+
+
 def load_kernel(board: Board, progress: Progress) -> None:
     """Compiles the search kernel (first run after install) or loads it from numba's cache, on a
     one-stone position of ``board`` (no pagodas, perimeter or symmetry: a few milliseconds once loaded)."""
@@ -140,8 +171,8 @@ def _status(has_moves: bool, proven: bool, infeasible: bool) -> Status:
 
 
 def _by_kernel(board: Board, request: ReverseRequest, deadline: float | None, progress: Progress) -> ReverseAnswer:
-    """The compiled kernel. The set-up counts in the time limit (``deadline``): its pagodas stop
-    when the deadline passes."""
+    """The compiled kernel (boards of at most 64 nodes, once it is ready). The set-up counts in the
+    time limit (``deadline``): its pagodas stop when the deadline passes."""
     start = request.start
     began = time.perf_counter()
     try:
@@ -165,10 +196,12 @@ def _by_kernel(board: Board, request: ReverseRequest, deadline: float | None, pr
 
 
 def _by_python(board: Board, request: ReverseRequest, deadline: float | None, progress: Progress) -> ReverseAnswer:
-    """The pure-Python engine (boards over 64 nodes, noted in the answer)."""
+    """The pure-Python engine (boards over 64 nodes, or while the compiled kernel is not ready:
+    :mod:`powertwo.solvers.kernels`; noted in the answer)."""
     start = request.start
-    note = (f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
-            "so the pure-Python engine searched")
+    note = (kernels.not_ready_note(KERNEL) if board.size <= 64
+            else f"board {board.name} has {board.size} nodes: the compiled kernel takes at most 64, "
+                 "so the pure-Python engine searched")
     rs = ReverseSearch(board, start, targets=request.targets, symmetry=request.symmetry, progress=progress,
                        deadline=deadline)
     low = rs.lower_bound(rs.start, rs.targets)

@@ -14,10 +14,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
 
+from .. import kernels
 from ..fields import SolutionError, choice_field, counted, int_field, known_fields, require
 from ..registry import CheckReport
 from ..schemas import FREE_TEXT_PROOF
-from .backends import forward_answer
+from .backends import KERNEL, forward_answer
 from .engine import ReverseSearch
 from .files import FORWARD_FIELDS, REVERSE_FIELDS
 from .kernel import EXHAUSTED, FOUND, KernelSearch
@@ -241,9 +242,13 @@ def _nodes(mask: int) -> list[NodeId]:
 
 def _reprove(board: Board, claims: _Claims) -> tuple[str, str]:
     """(fault, "") or ("", note): the claim "no finish at all" (``infeasible``) or "no finish
-    within ``bound - 1`` moves" checked by the checker's own exhaustive search."""
+    within ``bound - 1`` moves" checked by the checker's own exhaustive search; while the compiled
+    kernel is not ready (:mod:`powertwo.solvers.kernels`), a note says the claim was not re-proved."""
     start, targets, status, bound = claims.start, claims.targets, claims.status, claims.bound
     engine = "kernel" if board.size <= 64 else "Python engine"
+    if board.size <= 64 and not kernels.ready(KERNEL) and (status == INFEASIBLE or (bound or 0) > 1):
+        return "", (f"status {status}" + ("" if bound is None else f", bound {bound}")
+                    + f": not re-proved now ({kernels.not_ready_note(KERNEL).split(':')[0]})")
     if status == INFEASIBLE:
         if board.size <= 64:
             ks = KernelSearch(board, start, targets=targets)

@@ -8,7 +8,7 @@ A reverse answer file::
 
     {"puzzle": "jump-reverse", "board", "board_fingerprint", "position": [start nodes],
      "moves": [{"from": node, "jumps": [landings]}], "status" (a Status),
-     "objective": moves or null, "bound": proven lower bound, "engine": "kernel"|"python"|"sat"|"census",
+     "objective": moves or null, "bound": proven lower bound, "engine": "kernel"|"python"|"sat"|"census"|"census-table",
      "proof": {"kind", "bound", "engine"} or null, "positions_searched", "answers", "workers", "note",
      "stopped", "target", "seed", "chain_steps", "seconds"}
 

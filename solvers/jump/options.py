@@ -18,7 +18,7 @@ from .tables import JumpTables, nodes_of
 FORWARD = "jump-forward"
 REVERSE = "jump-reverse"
 STONES = 32
-Backend = Literal["search", "sat"]
+Backend = Literal["search", "sat", "census-table"]
 BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 
@@ -61,7 +61,7 @@ def corner_of(board: Board, corner: Any) -> NodeId:
 
 
 def backend_of(backend: Any) -> Backend:
-    """``--backend``: ``search`` (the default) or ``sat``."""
+    """``--backend``: ``search`` (the default), ``sat`` or ``census-table`` (a stored census by moves)."""
     value = "search" if backend is None else backend
     for known in BACKENDS:
         if value == known:

@@ -15,6 +15,10 @@ Kinds:
   checker recomputes the position classes and pagodas.
 * ``census``: a stored census solvable set leaves the position out (``infeasible`` only); the
   checker re-proves it with its own search.
+* ``fewest-moves table``: a stored census by moves (the fewest moves from every position to the
+  end, met by a census from the position where the table is partial) puts the position ``bound``
+  moves from the end (for ``infeasible``: a complete table, or every level from the position,
+  misses it); the checker re-proves it with its own search.
 """
 
 from __future__ import annotations
@@ -22,18 +26,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-Engine = Literal["kernel", "python", "sat", "census"]
+Engine = Literal["kernel", "python", "sat", "census", "census-table"]
 ENGINES: tuple[Engine, ...] = get_args(Engine)
 ProofKind = Literal["admissible bound", "exhausted search", "move-set model", "position classes and pagodas",
-                    "census"]
+                    "census", "fewest-moves table"]
 PROOF_KINDS: tuple[ProofKind, ...] = get_args(ProofKind)
 PROOF_FIELDS = ("kind", "bound", "engine")
 
 SEARCHED: dict[Engine, ProofKind] = {"kernel": "exhausted search", "python": "exhausted search",
-                                     "sat": "move-set model", "census": "census"}
+                                     "sat": "move-set model", "census": "census",
+                                     "census-table": "fewest-moves table"}
 """The kind of proof each engine's own work gives (beyond the admissible bound)."""
 KINDS_BY_ENGINE: dict[Engine, tuple[ProofKind, ...]] = {
-    engine: (kind,) if engine == "census" else ("admissible bound", kind, "position classes and pagodas")
+    engine: (kind,) if engine in ("census", "census-table") else ("admissible bound", kind,
+                                                                 "position classes and pagodas")
     for engine, kind in SEARCHED.items()}
 """The kinds of proof each engine gives."""
 INFEASIBLE_ONLY: tuple[ProofKind, ...] = ("position classes and pagodas", "census")

@@ -32,8 +32,10 @@ WIN = 1_000_000.0
 """The score of a won game (less the plies to the win), far beyond any evaluation."""
 MAX_DEPTH = 64
 """The deepest iteration (a game decided this far ahead needs no deeper look)."""
-CHECK_EVERY = 256
-"""Positions between two looks at the clock (a budget in positions is kept exactly)."""
+CHECK_EVERY = 16
+"""Positions between two looks at the clock and the caller's stop (a budget in positions is kept exactly): a
+position of The Power of Two costs up to a few milliseconds on a busy machine, so a move ends within
+tens of milliseconds of its time."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,10 @@ class _OutOfBudget(Exception):
 
 class _AlphaBeta:
     def __init__(self, game: Game, evaluate: Callable[[Any, Any, int], float],
-                 moves: Callable[[Any, Any], list], deadline: float | None = None, limit: int | None = None):
+                 moves: Callable[[Any, Any], list], deadline: float | None = None, limit: int | None = None,
+                 stop: Callable[[], bool] | None = None):
         self.game, self.evaluate, self.moves = game, evaluate, moves
-        self.deadline, self.limit = deadline, limit
+        self.deadline, self.limit, self.stop = deadline, limit, stop
         self.best: dict[Any, Any] = {}  # position -> best move found for it
         self.positions = 0
 
@@ -67,8 +70,9 @@ class _AlphaBeta:
         """Negamax score of ``state`` for its mover, searched ``depth`` plies, within (alpha, beta)."""
         if self.limit is not None and self.positions >= self.limit:
             raise _OutOfBudget
-        if self.deadline is not None and self.positions % CHECK_EVERY == CHECK_EVERY - 1 \
-                and time.perf_counter() >= self.deadline:
+        if self.positions % CHECK_EVERY == CHECK_EVERY - 1 and (
+                (self.deadline is not None and time.perf_counter() >= self.deadline)
+                or (self.stop is not None and self.stop())):
             raise _OutOfBudget
         self.positions += 1
         game = self.game
@@ -97,13 +101,15 @@ class _AlphaBeta:
 
 
 def deepen(game: Game, state: Any, evaluate: Callable[[Any, Any, int], float], moves: Callable[[Any, Any], list],
-           deadline: float | None, positions: int | None, rng: random.Random | None = None) -> Deepened:
+           deadline: float | None, positions: int | None, rng: random.Random | None = None,
+           stop: Callable[[], bool] | None = None) -> Deepened:
     """The move of an iteratively deepened alpha-beta search of ``state`` for its mover, until
-    ``deadline`` (``time.perf_counter()``) or after ``positions`` positions (a budget of one position
-    scores the first root move; with none scored the best evaluated move is played). Root moves of
-    equal score are tried in an order drawn from ``rng`` (none: the listed order), so that a seeded
-    player does not play the same game every time."""
-    search = _AlphaBeta(game, evaluate, moves, deadline, positions)
+    ``deadline`` (``time.perf_counter()``), after ``positions`` positions (a budget of one position
+    scores the first root move; with none scored the best evaluated move is played) or when
+    ``stop()`` turns true (asked with the clock). Root moves of equal score are tried in an order
+    drawn from ``rng`` (none: the listed order), so that a seeded player does not play the same game
+    every time."""
+    search = _AlphaBeta(game, evaluate, moves, deadline, positions, stop)
     mover = state.to_move
     root = moves(game, state)
     if rng is not None:

@@ -187,6 +187,12 @@ def run_slice(frames: np.ndarray, moves: np.ndarray, counts: np.ndarray, control
                 result = UNKNOWN
 
 
+@njit(cache=True)
+def open_root(frames: np.ndarray, moves: np.ndarray, counts: np.ndarray, mates: np.ndarray, supply: int) -> None:
+    """List the root frame's moves (:func:`_open_frame` called from Python, compiled once into the cache)."""
+    _open_frame(0, frames, moves, counts, mates, supply)
+
+
 class EndgameSearch:
     """Who wins a That's My Line position with best play, and a winning move, by the compiled search.
     ``mates[v]`` is the mask of the nodes sharing a line with node ``v`` (``v`` included), nodes
@@ -200,26 +206,29 @@ class EndgameSearch:
         self.keys = np.zeros((size, 2), np.uint64)
         self.metas = np.zeros(size, np.int32)
         self.values = np.zeros(size, np.int8)
+        self.visited = 0
+        """Positions the last :meth:`solve` visited (those the table already held not counted)."""
 
     def solve(self, open_: tuple[int, int], placed: tuple[int, int], mover: int, last: int | None,
               stop: Callable[[int], bool]) -> tuple[bool, int | None] | None:
         """``(mover wins, a winning move)`` (a node, :data:`PASS`, or ``None`` when the mover loses),
         or ``None`` when ``stop(positions visited)`` ends the search first (asked between slices) or
         the game is over. A position decided by its counts is searched one move deep for the move."""
+        self.visited = 0
         frames = np.zeros((MAX_DEPTH, 6), np.int64)
         me = mover
         frames[0] = (np.int64(np.uint64(open_[me])), np.int64(np.uint64(open_[1 - me])), placed[me],
                      placed[1 - me], me, -1 if last is None else last)
-        if not _can_place(np.uint64(open_[me]), placed[me], self.supply) and \
-                not _can_place(np.uint64(open_[1 - me]), placed[1 - me], self.supply):
-            return None  # the game is over: no move
+        if not any(open_[p] and (self.supply < 0 or placed[p] < self.supply) for p in (0, 1)):
+            return None  # the game is over: nobody can place
         moves = np.zeros((MAX_DEPTH, 65), np.int64)
         counts = np.zeros((MAX_DEPTH, 2), np.int64)
         control = np.array([0, UNKNOWN, -1, 0], np.int64)
-        _open_frame(0, frames, moves, counts, self.mates, self.supply)
+        open_root(frames, moves, counts, self.mates, self.supply)
         while True:
             result = run_slice(frames, moves, counts, control, self.keys, self.metas, self.values,
                                self.mates, self.supply, SLICE)
+            self.visited = int(control[3])
             if result != UNKNOWN:
                 return (True, int(control[2])) if result == WON else (False, None)
             if stop(int(control[3])):

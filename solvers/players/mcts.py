@@ -20,7 +20,8 @@ registered game; a game's evaluation (:mod:`.evaluations`) makes it stronger the
 * **Exact endgames**: a game whose evaluation has an ``exact`` solver (That's My Line) first
   spends a share of the budget on it and plays a move it proves winning.
 * **Time management**: the search stops when the choice is decided (a proven root, or a most
-  visited root move that no other can overtake in the playouts left).
+  visited root move that no other can overtake in the playouts left), and when its caller's
+  ``stop()`` says so (a player's Stop, a cancelled request): it then plays its best move so far.
 * **Alpha-beta instead**: a game whose evaluation says ``SEARCH = "alphabeta"`` (The Power of Two)
   is searched by :func:`.alphabeta.deepen` after the win-in-one and exact-endgame checks.
 
@@ -33,12 +34,15 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from powertwo.rules import Game, RulesError
+from powertwo.solvers import kernels
 from powertwo.solvers.players.alphabeta import deepen
 from powertwo.solvers.players.evaluations import Evaluation, evaluation_for
+from powertwo.solvers.players.proof import Proof
 
 WIDE_LIMIT = 200
 """Moves considered in a position whose legal moves are too many to list (and no evaluation helps)."""
@@ -59,6 +63,8 @@ EXACT_SHARE = 0.4
 """Share of the time budget an exact endgame solver may use before the tree search."""
 EXACT_NODES_PER_PLAYOUT = 20
 """Positions an exact endgame solver may visit per playout of a budget counted in playouts."""
+PROOF_SHARE = 0.3
+"""The share of a move's seconds given to the ``prover`` (a proof search) before the player's own search."""
 POSITIONS_PER_PLAYOUT = 10
 """Positions the alpha-beta search may visit per playout of a budget counted in playouts."""
 LEVELS: dict[str, float] = {"easy": 0.25, "normal": 1.0, "strong": 10.0}
@@ -80,6 +86,11 @@ class _Node:
     proven: float | None = None  # 1.0: a win for the mover, 0.0: a loss
 
 
+Method = Literal["only move", "win at once", "proven win", "alpha-beta", "tree search"]
+"""How the move was chosen: the only legal move, a move that wins at once, a move an exact search
+proved winning, the alpha-beta search's best, or the tree search's most visited."""
+
+
 @dataclass(frozen=True)
 class SearchResult:
     """The chosen move, how many playouts were run, and the seconds used."""
@@ -91,6 +102,43 @@ class SearchResult:
     """The chosen move's mean score for the mover (1 = win, 0.5 = draw)."""
     positions: int = 0
     """Positions the alpha-beta search scored (0 when the tree search chose the move)."""
+    method: Method = "tree search"
+    proof: Proof | None = None
+    """What the exact search proved about the position (also when it proved a loss for the mover)."""
+    depth: int = 0
+    """The plies the alpha-beta search looked ahead (0 for the other methods)."""
+    stopped: bool = False
+    """Whether the caller's ``stop()`` ended the search before its budget: the best move so far."""
+    notes: tuple[str, ...] = ()
+    """Remarks for the player (a compiled search not ready yet, so the plain one ran)."""
+
+    def summary(self) -> str:
+        """How the move was found, in a player's words: "a proven win by the exact endgame search,
+        1,234 positions, 0.3 s", "alpha-beta 4 plies deep, 12,345 positions, 1.0 s"."""
+        took = f"{self.seconds:.1f} s"
+        if self.method == "only move":
+            parts = ["its only move"]
+        elif self.method == "win at once":
+            parts = ["it wins at once"]
+        elif self.method == "proven win":
+            proof = self.proof or Proof(None)
+            parts = [f"a proven win by {proof.method or 'an exact search'}", _count(proof.positions, "position"), took]
+        elif self.method == "alpha-beta":
+            proven = "" if 0.0 < self.value < 1.0 else "a proven win: " if self.value == 1.0 else "a proven loss: "
+            deep = _count(self.depth, "ply", "plies")
+            parts = [f"{proven}alpha-beta {deep} deep", _count(self.positions, "position"), took]
+        else:
+            parts = ["tree search", _count(self.playouts, "playout"), took]
+        text = ", ".join(parts)
+        if self.proof is not None and self.proof.move is None:
+            text += "; the exact search proved the position lost against best play"
+        if self.stopped:
+            text += "; stopped early: the best move so far"
+        return "; ".join([text, *self.notes])
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def moves_of(game: Game, state: Any) -> list:
@@ -124,21 +172,33 @@ def seconds_for(level: str) -> float:
 
 def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
                 seed: int = 0, plies: int | None = None, level: str | None = None,
-                stop_early: bool = True) -> SearchResult:
+                stop_early: bool = True, stop: Callable[[], bool] | None = None,
+                prover: Callable[[Game, Any, float], Any] | None = None) -> SearchResult:
     """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
     playouts when given, otherwise after ``seconds`` (or the seconds of ``level``), at least one
     playout either way, and earlier when the choice is decided (``stop_early``): a proven result at
     the root, or a most visited move no other can overtake in the playouts left (counted, or
     estimated from the playouts a second so far). A game's exact endgame solver, where it has one,
     first gets a share of the budget (:data:`EXACT_SHARE` of the time, or :data:`EXACT_NODES_PER_PLAYOUT`
-    positions a playout) and decides the move when it proves a win. ``plies`` overrides the game's
-    playout length. Raises :class:`RulesError` when the game is over or there is no legal move."""
+    positions a playout) and decides the move when it proves a win. ``prover(game, state, seconds)``,
+    when given (e.g. :func:`powertwo.solvers.prove.hint.proven_move`), is asked first for a move
+    proven to win within :data:`PROOF_SHARE` of the seconds (not with a budget of playouts), and such
+    a move is played. ``plies`` overrides the game's playout length. ``stop()``, when given, is asked
+    as the search goes: once true, the search ends and its best move so far is played (``stopped`` in
+    the result). Raises :class:`RulesError` when
+    the game is over or there is no legal move."""
     if game.outcome(state) is not None:
         raise RulesError("the game is over: there is no move to choose")
     if level is not None:
         seconds = seconds_for(level)
     began = time.perf_counter()
-    search = _Search(game, random.Random(seed), None if playouts is not None else began + seconds, plies)
+    if prover is not None and playouts is None:
+        proven = prover(game, state, PROOF_SHARE * seconds)
+        if proven is not None:
+            took = time.perf_counter() - began
+            return SearchResult(proven, 0, took, 1.0, method="proven win",
+                                proof=Proof(state.to_move, proven, seconds=took, method="the proof solver"))
+    search = _Search(game, random.Random(seed), None if playouts is not None else began + seconds, plies, stop)
     root = _Node(state, mover=1 - state.to_move)
     root.untried = search.ordered_root_moves(state)
     if not root.untried:
@@ -148,17 +208,21 @@ def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int |
         move = search.winning if search.winning is not None else root.untried[0]
         if search.winning is None and finish is not None:
             move = finish(game, state, move)
-        return SearchResult(move, 0, time.perf_counter() - began, 1.0 if search.winning is not None else 0.5)
-    proof = search.exact_win(state, began + EXACT_SHARE * seconds, None if playouts is None
-                             else EXACT_NODES_PER_PLAYOUT * playouts)
-    if proof is not None:
-        return SearchResult(proof, 0, time.perf_counter() - began, 1.0)
+        return SearchResult(move, 0, time.perf_counter() - began, 1.0 if search.winning is not None else 0.5,
+                            method="win at once" if search.winning is not None else "only move")
+    proof = search.exact(state, began + EXACT_SHARE * seconds, None if playouts is None
+                         else EXACT_NODES_PER_PLAYOUT * playouts)
+    notes = search.notes()
+    if proof is not None and proof.move is not None and proof.winner == state.to_move:
+        return SearchResult(proof.move, 0, time.perf_counter() - began, 1.0, method="proven win", proof=proof,
+                            notes=notes)
     if search.ev is not None and search.ev.search == "alphabeta":
         return _by_alphabeta(search, state, began, seconds, playouts)
     count = _run(search, root, began + seconds, playouts, stop_early)
     best = _final_choice(root)
     move = finish(game, state, best.move) if finish is not None else best.move
-    return SearchResult(move, count, time.perf_counter() - began, best.value / max(best.visits, 1))
+    return SearchResult(move, count, time.perf_counter() - began, best.value / max(best.visits, 1),
+                        method="tree search", proof=proof, stopped=search.stopped(), notes=notes)
 
 
 def _by_alphabeta(search: "_Search", state: Any, began: float, seconds: float, playouts: int | None) -> SearchResult:
@@ -166,10 +230,11 @@ def _by_alphabeta(search: "_Search", state: Any, began: float, seconds: float, p
     ``playouts`` counts :data:`POSITIONS_PER_PLAYOUT` positions each. No playout is run."""
     assert search.ev is not None
     found = deepen(search.game, state, search.ev.evaluate, moves_of, began + seconds,
-                   None if playouts is None else POSITIONS_PER_PLAYOUT * playouts, search.rng)
+                   None if playouts is None else POSITIONS_PER_PLAYOUT * playouts, search.rng, search.stop)
     value = (1.0 if found.score > 0 else 0.0) if found.proven else \
         1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, found.score / search.ev.scale))))
-    return SearchResult(found.move, 0, time.perf_counter() - began, value, found.positions)
+    return SearchResult(found.move, 0, time.perf_counter() - began, value, found.positions, method="alpha-beta",
+                        depth=found.depth, stopped=search.stopped(), notes=search.notes())
 
 
 def _run(search: "_Search", root: _Node, deadline: float, playouts: int | None, stop_early: bool) -> int:
@@ -178,6 +243,8 @@ def _run(search: "_Search", root: _Node, deadline: float, playouts: int | None, 
     while root.proven is None:
         search.iterate(root)
         count += 1
+        if search.stopped():
+            break
         if playouts is not None:
             left = float(playouts - count)
         else:
@@ -207,23 +274,39 @@ def _final_choice(root: _Node) -> _Node:
 
 
 class _Search:
-    """One search's game, random source, deadline and evaluation."""
+    """One search's game, random source, deadline, evaluation and the caller's stop."""
 
-    def __init__(self, game: Game, rng: random.Random, deadline: float | None, plies: int | None):
+    def __init__(self, game: Game, rng: random.Random, deadline: float | None, plies: int | None,
+                 stop: Callable[[], bool] | None = None):
         self.game, self.rng, self.deadline = game, rng, deadline
         self.ev: Evaluation | None = evaluation_for(game.name)
         self.plies = plies if plies is not None else (self.ev.playout_plies if self.ev else END_PLIES)
         self.winning: Any = None
+        self.stop = stop
+        self._stopped = False
 
-    def exact_win(self, state: Any, deadline: float, nodes: int | None) -> Any:
-        """A move the game's exact solver proves winning for the mover, within the deadline (or
-        ``nodes`` positions when given), else ``None`` (no solver, no proof in time, or a proven loss)."""
-        if self.ev is None or self.ev.exact is None:
+    def stopped(self) -> bool:
+        """Whether the caller asked the search to stop (asked once more each time until it did)."""
+        if not self._stopped and self.stop is not None and self.stop():
+            self._stopped = True
+        return self._stopped
+
+    def notes(self) -> tuple[str, ...]:
+        """The player's remarks: the exact search's compiled kernel was not ready, so the plain one ran."""
+        kernel = self.ev.kernel if self.ev is not None else None
+        return (kernels.not_ready_note(kernel),) if kernel is not None and not kernels.ready(kernel) else ()
+
+    def exact(self, state: Any, deadline: float, nodes: int | None) -> Proof | None:
+        """What the game's exact solver proves about ``state`` within the deadline (or ``nodes``
+        positions when given): ``None`` without a solver or a proof in time."""
+        if self.ev is None or self.ev.prove is None:
             return None
 
         def stop(visited: int) -> bool:
+            if self.stopped():
+                return True
             return visited > nodes if nodes is not None else time.perf_counter() >= deadline
-        return self.ev.exact(self.game, state, stop)
+        return self.ev.prove(self.game, state, stop)
 
     def ordered_root_moves(self, state: Any) -> list:
         """The root's moves, best evaluated last (moves are popped from the end); notes a win in one."""

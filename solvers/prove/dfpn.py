@@ -46,8 +46,9 @@ MAX_DEPTH = 400
 """Plies below the root past which a position counts as a defender's success (no result rests on it)."""
 ENTRY_BYTES = 420
 """What one table entry costs in memory (key tuple, value list, dictionary slot), for the limit."""
-TICK = 256
-"""Positions expanded between two looks at the clock."""
+TICK = 16
+"""Positions expanded between two looks at the clock (an expansion of The Power of Two costs up to
+tens of milliseconds on a busy machine: a look at the clock far less)."""
 TAINT = -1
 """The depth a disproof rests on when it rests on the game's history or the depth cap: never on the
 path, so it never becomes a result."""
@@ -101,6 +102,9 @@ class Search:
         self.deadline = math.inf
         self.ended: dict[Hashable, Numbers | None] = {}
         """key -> the numbers of a decided position, or ``None``: :meth:`terminal` remembered."""
+        self.estimates: dict[Hashable, Numbers] = {}
+        """key -> a new position's numbers from the evaluation (:meth:`estimate`) remembered: a parent
+        searched again meets the same children, and the evaluation is most of a position's cost."""
         self.report: Callable[[], None] | None = None
         """Called every :data:`TICK` positions (the caller's progress line, at most every few seconds)."""
 
@@ -174,7 +178,12 @@ class Search:
             if deepest == TAINT or (deepest < len(self.frames) and self.frames[deepest] == frame):
                 return INF, 0, depths
             del self.apart[child.key]
-        return self.estimate(child.state)
+        estimate = self.estimates.get(child.key)
+        if estimate is None:
+            if len(self.estimates) > self.capacity:
+                self.estimates.clear()
+            estimate = self.estimates[child.key] = self.estimate(child.state)
+        return estimate
 
     def estimate(self, state: Any) -> Numbers:
         if self.evaluate is None:

@@ -24,7 +24,7 @@ from powertwo.boards.outfile import write_text
 from powertwo.rules import get_game
 from powertwo.rules.thats_my_line import ThatsMyLine
 
-from ..proof_format import KEPT, NODE, REF, BodyReader, read_header, write_certificate
+from ..proof_format import KEPT, NODE, REF, BodyReader, read_header, skip_record, write_certificate
 from ..registry import Progress, ResultRow, SolutionError
 from .tml import prove_tml
 from .values import Limits, Value
@@ -97,25 +97,10 @@ def first_replies(path: Path) -> list[list[str]]:
             tag = reader.varint()
             if tag in (NODE, KEPT):
                 out.append([text, reader.text()])
-                _skip(reader, defender_next=True)
+                skip_record(reader, defender_next=True)
             elif tag >= REF:
                 continue
         return out
-
-
-def _skip(reader: BodyReader, defender_next: bool) -> None:
-    """Read past one record and everything below it (the turn alternates with every move)."""
-    todo = [defender_next]
-    while todo:
-        defender = todo.pop()
-        tag = reader.varint()
-        if tag not in (NODE, KEPT):
-            continue
-        if defender:
-            todo.extend([False] * reader.varint())
-        else:
-            reader.text()
-            todo.append(True)
 
 
 def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:

@@ -157,7 +157,7 @@ def child_of(own: np.uint64, other: np.uint64, mine: int, theirs: int, last: int
     return other & ~mates[move], own & ~bit, theirs, mine + 1, 1
 
 
-@njit(inline="always")
+@njit(inline="always", cache=True)  # called from Python too (the root moves): cached like the entry points
 def known(geometry: Geometry, table: Table, own: np.uint64, other: np.uint64, mine: int, theirs: int,
           last: int) -> tuple[int, int]:
     """WON, LOST or UNKNOWN for the side to move, and the work the table holds for it (0: decided

@@ -53,14 +53,19 @@ function showBoard(b) {
 }
 
 // ------------------------------------------------------------------ warming up
+// Each compiled search the server is still compiling, until it is ready (its plain Python engine
+// answers meanwhile, and says so).
 async function watchWarmUp(meta) {
-  let warming = meta.warming;
-  while (warming) {
-    $("warming").hidden = false;
-    await new Promise((r) => setTimeout(r, 1000));
-    try { warming = (await api("/api/meta")).warming; } catch (e) { warming = false; }
+  let kernels = meta.kernels || [];
+  for (;;) {
+    const waiting = kernels.filter((k) => k.state !== "ready" && k.state !== "failed");
+    $("warming").hidden = !waiting.length;
+    $("warming").textContent = waiting.length ? `compiling ${waiting.map((k) => k.title).join(", ")}: ` +
+      "the plain Python search answers meanwhile" : "";
+    if (!waiting.length) return;
+    await new Promise((r) => setTimeout(r, 2000));
+    try { kernels = (await api("/api/meta", undefined, { quiet: true })).kernels || []; } catch (e) { kernels = []; }
   }
-  $("warming").hidden = true;
 }
 
 // ------------------------------------------------------------------ start
@@ -73,8 +78,8 @@ async function main() {
   const meta = await api("/api/meta");
   watchWarmUp(meta);
   await Promise.all([initBoards(meta), initPuzzles(meta, link.view === "puzzles" ? link.data : null),
-    initSequences(meta), initGames(meta, link.view === "games" ? link.data : null)]);
-  if (link.error) announce(link.error);
+    initSequences(meta), initGames(meta, link.view === "games" ? link : null)]);
+  if (link.error && link.view !== "games") announce(link.error);
   show(document.body.dataset.view);
   window.addEventListener("hashchange", () => {  // a link typed or pasted into this tab
     const next = linkPayload();

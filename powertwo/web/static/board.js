@@ -3,15 +3,22 @@
 // Keyboard: the board is one tab stop; arrow keys move between nodes (to the nearest node in
 // that direction), Enter or Space clicks the focused node. "Flip" turns the board half round.
 // Each node carries its label (a1 .. m13 on the Power of Two board) and its id; the page shows
-// one of the two (body.show-ids shows the ids), small, beside the node where it touches no other
-// node and no other label, clear of the stone on it.
+// one of the two (body.show-ids shows the ids) beside the node where it touches no other node and
+// no other label, clear of the stone on it, LABEL_PX pixels tall on the screen where the board's
+// spacing allows (a little less on a desktop whose window is low); where the board is drawn far too
+// small for that (a phone), the labels are hidden until the board is zoomed.
+// Every node has a round touch target half as wide as the nearest two nodes are apart (so targets
+// never overlap), under the node: on the real board at 390 px, 25 px across.
+// A click says whether it came from a touch (the page then asks to confirm a move).
 
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 720;
 const PAD = 34;
 const STEP_MS = 160;  // one jump of an animated chain
 const DEFAULT_ARROW = "#1f77b4";  // an arrow the server gives no colour
-const LABEL_CHAR = 5.8, LABEL_HEIGHT = 10;  // the size of a label's letters (9px font, with a margin)
+const LABEL_CHAR = 0.68, LABEL_HEIGHT = 1.22;  // a label's letter width and line height, in font sizes
+const LABEL_PX = 11;  // the smallest label on the screen (pixels)
+const LABEL_UNITS = [9, 11.5, 14];  // a label's font size in drawing units: at least, at most, and hidden beyond
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, name);
@@ -29,6 +36,10 @@ export class BoardView {
     this.flipped = false;
     this.shown = { stones: [], arrows: [], marks: {}, lines: {} };  // re-applied after a flip
     this.focused = null;
+    this.pointer = "mouse";  // the kind of the last pointer pressed on the board
+    this.font = 0;  // the labels' font size in drawing units (0: not placed yet)
+    svg.addEventListener("pointerdown", (e) => { this.pointer = e.pointerType || "mouse"; });
+    if (window.ResizeObserver) new ResizeObserver(() => this.fit()).observe(svg);
   }
 
   flip() {
@@ -67,12 +78,16 @@ export class BoardView {
         near = Math.min(near, Math.hypot(ax - bx, ay - by));
       }
     this.r = Math.max(6, Math.min(16, near * 0.36));
+    this.reach = Math.max(this.r, near / 2);  // a touch target's radius
+    this.width = w;
+    this.height = h;
     const defs = el("defs", {}, svg);
     this.markerId = `arrowhead-${svg.id}`;  // one per drawing: a marker inside a hidden view would not render
     this.defs = defs;
     this.markers = {};
     this.gLinks = el("g", {}, svg);
     this.gLines = el("g", {}, svg);
+    this.gHits = el("g", {}, svg);
     this.gNodes = el("g", {}, svg);
     this.gStones = el("g", {}, svg);
     this.gLabels = el("g", {}, svg);
@@ -106,32 +121,76 @@ export class BoardView {
       title.textContent = n.label === String(n.id) ? `node ${n.id}` : `${n.label} (node ${n.id})`;
       shape.addEventListener("mouseenter", () => this.hover(n.id, true));
       shape.addEventListener("mouseleave", () => this.hover(n.id, false));
-      shape.addEventListener("click", () => this.onClick && this.onClick(n.id));
+      shape.addEventListener("click", () => this.click(n.id));
       this.nodeEls[n.id] = shape;
+      const hit = el("circle", { class: "hit", cx: x, cy: y, r: this.reach }, this.gHits);
+      hit.dataset.hit = n.id;
+      hit.addEventListener("click", () => this.click(n.id));
     }
     this.focusNode(this.focused !== null && this.nodeEls[this.focused] ? this.focused : board.nodes[0].id, false);
-    const placed = [];
-    for (const n of board.nodes) {
-      const at = this.labelPlace(n, placed);
-      el("text", { class: "label name", ...at }, this.gLabels).textContent = n.label;
-      el("text", { class: "label id", ...at }, this.gLabels).textContent = String(n.id);
+    this.font = 0;
+    this.fit();
+  }
+
+  click(id) {
+    if (this.onClick) this.onClick(id, { touch: this.pointer === "touch" });
+  }
+
+  // The labels sized for the board as drawn now: at least LABEL_PX on the screen, or hidden when
+  // that is more than the board's spacing allows (zoom in to read them). Called on every resize.
+  fit() {
+    if (!this.board) return;
+    const shown = this.svg.getBoundingClientRect().width;
+    if (!shown) return;  // a hidden view: fitted when it is shown
+    const needed = LABEL_PX * this.width / shown;
+    const off = needed > LABEL_UNITS[2];
+    const font = Math.min(LABEL_UNITS[1], Math.max(LABEL_UNITS[0], needed));
+    this.svg.classList.toggle("labels-off", off);
+    this.svg.dataset.labels = off ? "off" : "on";
+    if (off || Math.abs(font - this.font) < 0.25) return;
+    let places = null;  // the largest font, from `font` down, whose labels all find a clear spot
+    for (let size = font; size >= LABEL_UNITS[0] && !places; size -= 0.5) places = this.labelPlaces(size);
+    this.font = font;
+    places = places || this.labelPlaces(LABEL_UNITS[0], true);
+    this.gLabels.replaceChildren();
+    for (const n of this.board.nodes) {
+      const [size, at] = places[n.id];
+      el("text", { class: "label name", "font-size": size.toFixed(2), ...at }, this.gLabels).textContent = n.label;
+      el("text", { class: "label id", "font-size": size.toFixed(2), ...at }, this.gLabels).textContent = String(n.id);
     }
   }
 
-  // Where a node's label goes (its top left corner): the first of eight places around the node
-  // (a point: diagonals first; a grid square: below it first, as on a chequered board) whose box,
-  // as wide as the longer of label and id, keeps clear of every node and of the labels placed
-  // before; the first place when none is.
-  labelPlace(n, placed) {
+  // Every label's place at font size `size`, or null when one finds no clear spot (unless `anyway`).
+  labelPlaces(size, anyway = false) {
+    const placed = [], places = {};
+    for (const n of this.board.nodes) {
+      const at = this.labelPlace(n, placed, size);
+      if (!at && !anyway) return null;
+      places[n.id] = [size, at || this.labelPlace(n, placed, size, true)];
+    }
+    return places;
+  }
+
+  // Where a node's label goes (its top left corner) at font size `size`: the first of eight places
+  // around the node, then of eight a little farther out (a point: diagonals first; a grid square:
+  // below it first, as on a chequered board) whose box, as wide as the longer of label and id, keeps
+  // clear of every node and of the labels placed before, inside the drawing; null when none does
+  // (the first place, `anyway`).
+  labelPlace(n, placed, size, anyway = false) {
     const [x, y] = this.pos[n.id];
-    const r = this.r, d = r * 0.8;
-    const w = LABEL_CHAR * Math.max(n.label.length, String(n.id).length), h = LABEL_HEIGHT;
-    const diagonal = [[x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]];
-    const straight = [[x - w / 2, y + r + 1], [x - w / 2, y - r - 1 - h], [x + r + 2, y - h / 2], [x - r - 2 - w, y - h / 2]];
-    const spots = n.cell ? [...straight, ...diagonal] : [...diagonal, ...straight];
+    const r = this.r;
+    const w = LABEL_CHAR * size * Math.max(n.label.length, String(n.id).length), h = LABEL_HEIGHT * size;
+    const around = (d, e) => {  // eight spots at distance d (diagonals) and e (straight) from the node
+      const diagonal = [[x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]];
+      const straight = [[x - w / 2, y + e], [x - w / 2, y - e - h], [x + e, y - h / 2], [x - e - w, y - h / 2]];
+      return n.cell ? [...straight, ...diagonal] : [...diagonal, ...straight];
+    };
+    const bleed = 0.2 * size;  // how far a glyph's ink may reach past the box estimated for it
+    const spots = [...around(r * 0.8 + bleed, r + 1 + bleed), ...around(r * 1.3 + bleed, r * 1.6 + bleed)];
     const apart = ([x0, y0, x1, y1], [u0, v0, u1, v1]) => x1 <= u0 || u1 <= x0 || y1 <= v0 || v1 <= y0;
     const clear = ([x0, y0]) => {
       const box = [x0, y0, x0 + w, y0 + h];
+      if (x0 < 0 || y0 < 0 || box[2] > this.width || box[3] > this.height) return false;  // inside the drawing
       for (const m of this.board.nodes) {
         const [cx, cy] = this.pos[m.id];
         if (m.cell) {
@@ -144,7 +203,9 @@ export class BoardView {
       }
       return placed.every((other) => apart(box, other));
     };
-    const [x0, y0] = spots.find(clear) || spots[0];
+    const spot = spots.find(clear) || (anyway ? spots[0] : null);
+    if (!spot) return null;
+    const [x0, y0] = spot;
     placed.push([x0, y0, x0 + w, y0 + h]);
     return { x: x0.toFixed(1), y: y0.toFixed(1) };
   }
@@ -162,7 +223,7 @@ export class BoardView {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       e.stopPropagation();
-      if (this.onClick) this.onClick(id);
+      if (this.onClick) this.onClick(id, { touch: false });
       return;
     }
     if (!(e.key in dirs)) return;

@@ -14,10 +14,10 @@ export function sentence(e) {
 }
 
 // POST when `data` is given, else GET. `signal` aborts the request (the server then cancels
-// the work); `guard()`, when given, must still hold when the answer comes, else Stale.
-export async function api(path, data = undefined, { signal = undefined, guard = undefined } = {}) {
-  pending++;
-  $("busy").hidden = false;
+// the work); `guard()`, when given, must still hold when the answer comes, else Stale; a `quiet`
+// request (a poll) does not show "working…".
+export async function api(path, data = undefined, { signal = undefined, guard = undefined, quiet = false } = {}) {
+  if (!quiet) { pending++; $("busy").hidden = false; }
   try {
     const init = data === undefined ? { signal } : {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data), signal };
@@ -33,7 +33,7 @@ export async function api(path, data = undefined, { signal = undefined, guard = 
     if (!res.ok) throw new Error(out.error || `the server answered ${res.status}`);
     return out;
   } finally {
-    if (--pending === 0) $("busy").hidden = true;
+    if (!quiet && --pending === 0) $("busy").hidden = true;
   }
 }
 

@@ -1,22 +1,29 @@
 """That's My Line: more stones placed wins, so count stones placed and nodes still open to place on.
 
-Near the end the game is small enough to solve exactly: :func:`exact` searches it to the end on
+Near the end the game is small enough to solve exactly: :func:`prove` searches it to the end on
 bit masks (what each side may still place on, the stones placed, who placed last), remembering
-every position it decided, and plays a move it proves winning. On a board of at most 64 nodes the
-compiled search (:mod:`..endgame_kernel`) does it, its table kept for the game from one move to
-the next; :func:`exact_plain`, the same search in Python, is its referee and serves larger boards.
+every position it decided: who wins, and a winning move for the mover when the mover wins (the
+player plays it; :func:`exact` gives just that move). On a board of at most 64 nodes the compiled
+search (:mod:`..endgame_kernel`) does it, its table kept for the game from one move to the next;
+:func:`prove_plain`, the same search in Python, is its referee and serves larger boards, and any
+board while the compiled search is not ready (:func:`powertwo.solvers.kernels.ready`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import lru_cache
 
 from powertwo.rules.thats_my_line import Pass, Place, ThatsMyLine, ThatsMyLineMove, ThatsMyLineState
+from powertwo.solvers import kernels
 from powertwo.solvers.players.endgame_kernel import PASS, EndgameSearch
+from powertwo.solvers.players.proof import Proof
 
 PLAYOUT_PLIES = 40
 SCALE = 2.0
+KERNEL = "endgame"
+"""The compiled kernel :func:`prove` uses (:data:`powertwo.solvers.kernels.KERNELS`)."""
 
 
 def evaluate(game: ThatsMyLine, state: ThatsMyLineState, player: int) -> float:
@@ -26,21 +33,33 @@ def evaluate(game: ThatsMyLine, state: ThatsMyLineState, player: int) -> float:
     return float(side(player) - side(1 - player))
 
 
-def exact(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
-    """A move that wins against every defence, found by a complete search, or ``None`` when the
-    mover loses against best play or ``stop(positions visited)`` ends the search first."""
+def prove(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> Proof | None:
+    """Who wins ``state`` with best play, and a winning move when the mover wins, by a complete
+    search; ``None`` when ``stop(positions visited)`` ends the search first or the game is over."""
     nodes = sorted(game.board.nodes)
-    if len(nodes) > 64:
-        return exact_plain(game, state, stop)
+    if len(nodes) > 64 or not kernels.ready(KERNEL):
+        return prove_plain(game, state, stop)
+    began = time.perf_counter()
     index = {v: i for i, v in enumerate(nodes)}
 
     def packed(mask: int) -> int:
         return sum(1 << index[v] for v in nodes if mask >> v & 1)
-    found = _compiled(game).solve((packed(game.open_mask(state, 0)), packed(game.open_mask(state, 1))),
-                                  (len(state.light), len(state.dark)), state.to_move, state.last_placer, stop)
-    if found is None or not found[0] or found[1] is None:
+    search = _compiled(game)
+    found = search.solve((packed(game.open_mask(state, 0)), packed(game.open_mask(state, 1))),
+                         (len(state.light), len(state.dark)), state.to_move, state.last_placer, stop)
+    if found is None:
         return None
-    return Pass() if found[1] == PASS else Place(nodes[found[1]])
+    me = state.to_move
+    move = None if not found[0] or found[1] is None else Pass() if found[1] == PASS else Place(nodes[found[1]])
+    return Proof(me if found[0] else 1 - me, move, search.visited, time.perf_counter() - began,
+                 "the exact endgame search")
+
+
+def exact(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
+    """A move that wins against every defence, found by a complete search, or ``None`` when the
+    mover loses against best play or ``stop(positions visited)`` ends the search first."""
+    proof = prove(game, state, stop)
+    return None if proof is None else proof.move
 
 
 def _compiled(game: ThatsMyLine) -> EndgameSearch:
@@ -56,21 +75,33 @@ def _search_for(mates: tuple[int, ...], supply: int | None) -> EndgameSearch:
     return EndgameSearch(list(mates), supply)
 
 
-def exact_plain(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
-    """:func:`exact` by the plain search in Python: the compiled search's referee."""
+def prove_plain(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> Proof | None:
+    """:func:`prove` by the plain search in Python: the compiled search's referee."""
+    if game.outcome(state) is not None:
+        return None
+    began = time.perf_counter()
     search = _Endgame(game, stop)
     me = state.to_move
     position = _Position((game.open_mask(state, 0), game.open_mask(state, 1)),
                          (len(state.light), len(state.dark)), me, state.last_placer)
+
+    def proved(winner: int, move: ThatsMyLineMove | None) -> Proof:
+        return Proof(winner, move, search.visited, time.perf_counter() - began, "the exact endgame search (plain)")
     try:
         for node in search.ordered(position):
             if not search.wins(position.placed_on(node, game.line_mates), 1 - me):
-                return Place(node)
+                return proved(me, Place(node))
         if not search.can_place(position, me) and not search.wins(position.passed(), 1 - me):
-            return Pass()
+            return proved(me, Pass())
     except _OutOfBudget:
         return None
-    return None
+    return proved(1 - me, None)
+
+
+def exact_plain(game: ThatsMyLine, state: ThatsMyLineState, stop: Callable[[int], bool]) -> ThatsMyLineMove | None:
+    """:func:`exact` by the plain search in Python."""
+    proof = prove_plain(game, state, stop)
+    return None if proof is None else proof.move
 
 
 class _OutOfBudget(Exception):
