@@ -468,7 +468,7 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     return checked_where_made(data, str(path), judged, check_on, tried_elsewhere=board is None)
 
 
-def file_checker(path: Path) -> tuple[dict, Callable[[Board], CheckReport]]:
+def file_checker(path: Path) -> tuple[dict[str, Any], Callable[[Board], CheckReport]]:
     """A solution file read, and its check on a given board (the file's shape, then its puzzle's
     checker, which reads the certificate files it names beside the file)."""
     data = read_json_file(path)
@@ -491,7 +491,7 @@ BOARD_OPTION = "pass --board {board}"
 """What the command line tells a user to do about a file valid only on another board."""
 
 
-def checked_where_made(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
+def checked_where_made(data: Mapping[str, Any], where: str, judged: Board, check_on: Callable[[Board], CheckReport],
                        tried_elsewhere: bool = True, action: str = BOARD_OPTION) -> CheckReport:
     """``check_on(judged)``; when it fails (faults or a refusal) and ``tried_elsewhere``, first
     :func:`refuse_if_valid_elsewhere`. Every caller that checks an answer file (``check``, ``draw``,
@@ -507,8 +507,8 @@ def checked_where_made(data: Mapping, where: str, judged: Board, check_on: Calla
     return report
 
 
-def refuse_if_valid_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
-                              action: str = BOARD_OPTION) -> None:
+def refuse_if_valid_elsewhere(data: Mapping[str, Any], where: str, judged: Board,
+                              check_on: Callable[[Board], CheckReport], action: str = BOARD_OPTION) -> None:
     """For an answer file without a board fingerprint that failed on ``judged``: a
     :class:`SolutionError` in one line when it is valid on another shipped board of that kind
     (:func:`powertwo.boards.valid_elsewhere`): ``where: not valid on power-of-two; valid on
@@ -521,8 +521,8 @@ def refuse_if_valid_elsewhere(data: Mapping, where: str, judged: Board, check_on
         raise SolutionError(f"{where}: {found[1]}: {action.format(board=found[0].name)}")
 
 
-def refuse_if_made_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
-                             action: str = BOARD_OPTION) -> None:
+def refuse_if_made_elsewhere(data: Mapping[str, Any], where: str, judged: Board,
+                             check_on: Callable[[Board], CheckReport], action: str = BOARD_OPTION) -> None:
     """:func:`refuse_if_valid_elsewhere` for a caller that has not checked the file yet (``draw``
     draws an answer whatever its check says): a file without a fingerprint is checked on ``judged``
     first, and only when it fails there are the other boards of its kind tried."""
