@@ -11,6 +11,7 @@ Library code returns data and never prints: progress goes through the
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -18,21 +19,16 @@ from typing import Any, Callable, Mapping
 from powertwo.boards import Board, BoardError, load as load_board, shipped_with, valid_elsewhere
 from powertwo.boards.jsonfile import read_json
 
+from .progress import Progress, no_progress
 from .fields import SolutionError, board_fields, node_ids, node_list, require
-from .schemas import check_answer_shape
+from .schemas import RunFacts, answer_schema, check_shape
 
 __all__ = ["SolutionError", "board_fields", "node_ids", "node_list", "require", "CheckReport", "ResultRow", "Puzzle",
-           "PUZZLES", "PuzzlePage", "PageError", "Clicks", "Verdict", "Steps", "SolveOption", "DEFAULT_BOARDS",
-           "time_limit_option",
-           "register_puzzle", "puzzle_names", "get_puzzle", "read_json_file", "solution_board", "check_file",
-           "Progress", "no_progress"]
+           "PUZZLES", "PUZZLE_MODULES", "PuzzlePage", "PageError", "Clicks", "Verdict", "Steps", "Option",
+           "LiveCheck", "DEFAULT_BOARDS", "time_limit_option", "check_answer_shape",
+           "register_puzzle", "puzzle_names", "results_dir", "committed_answer", "get_puzzle", "read_json_file",
+           "solution_board", "check_file", "Progress", "no_progress"]
 
-
-Progress = Callable[[str], None]
-
-
-def no_progress(_: str) -> None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -76,7 +72,10 @@ CHECK_REQUESTS = ("check", "jump")
 STEP_UNITS = ("stones", "moves", "jumps")
 SENSES = ("min", "max", "")
 """Better when smaller, better when larger, or no objective to better (a goal reached or not)."""
-OPTION_KINDS = ("choice", "int", "float", "bool", "text")
+OPTION_KINDS = ("choice", "int", "float", "bool", "text", "node", "file", "output", "cores", "mib")
+PAGE_KINDS = ("choice", "int", "float", "bool", "text")
+"""The kinds a workbench page offers; the others are the command line's alone (a node given by its
+label, a file read or written, threads up to the cores, MiB up to the machine's memory)."""
 
 
 class PageError(ValueError):
@@ -147,11 +146,20 @@ class Steps:
 
 
 @dataclass(frozen=True)
-class SolveOption:
-    """A solve option as the page offers it: ``name`` is the solve keyword; ``kind`` ``"choice"``
-    (one of ``choices``), ``"int"`` or ``"float"`` (from ``minimum`` to ``maximum``, in ``unit``;
-    ``words`` are texts taken instead of a number, such as ``"unlimited"``), ``"bool"`` or ``"text"``
-    (a line the solver reads itself, such as a score ``19:16``; empty: the option is not given)."""
+class Option:
+    """A solve option, declared once: the command line's flag and the workbench's control are
+    made from it, and an answer file's field when the option is ``recorded``.
+
+    ``name`` is the solve keyword; ``kind`` ``"choice"`` (one of ``choices``), ``"int"`` or
+    ``"float"`` (from ``minimum`` to ``maximum``, in ``unit``; ``words`` are texts taken instead of
+    a number, such as ``"unlimited"``), ``"bool"``, ``"text"`` (a line the solver reads itself, such
+    as a score ``19:16``; empty: the option is not given), and for the command line alone
+    (``page`` False) ``"node"`` (a label or an id), ``"file"`` (a file read), ``"output"`` (a file
+    written), ``"cores"`` (threads, 1 to the core count) and ``"mib"`` (MiB, 1 to the machine's
+    memory). ``default`` is what ``solve`` does without the option; ``help`` the flag's help
+    (default: ``label``); ``flag`` the flag's name (default: ``name`` with dashes); ``page``
+    whether the workbench offers it; ``recorded`` whether the answer file holds its value under
+    ``name`` (its answer schema then checks that field's type)."""
 
     name: str
     label: str
@@ -162,9 +170,15 @@ class SolveOption:
     maximum: float | None = None
     unit: str = ""
     words: tuple[str, ...] = ()
+    help: str = ""
+    flag: str = ""
+    page: bool = True
+    recorded: bool = False
 
     def __post_init__(self) -> None:
         _one_of(self.kind, OPTION_KINDS, f"option {self.name}: kind")
+        if self.page and self.kind not in PAGE_KINDS:
+            raise PageError(f"option {self.name}: a {self.kind} option is the command line's alone (page=False)")
         if self.kind == "choice" and self.default not in self.choices:
             raise PageError(f"option {self.name}: default {self.default!r} is not among its choices")
         if self.kind in ("int", "float"):
@@ -176,10 +190,32 @@ class SolveOption:
         if self.kind == "bool" and not isinstance(self.default, bool):
             raise PageError(f"option {self.name}: a bool option needs a bool default")
 
+    @property
+    def flag_name(self) -> str:
+        """The command line's flag without its dashes (``time-limit``; ``all`` for ``all_solutions``)."""
+        return self.flag or self.name.replace("_", "-")
 
-def time_limit_option(default: float = 30.0, maximum: float = 600.0) -> SolveOption:
+    @property
+    def help_text(self) -> str:
+        """The flag's help: ``help``, else the label and the default."""
+        if self.help:
+            return self.help
+        text = self.label[:1].upper() + self.label[1:]
+        return text + (f" (default {self.default})." if self.default not in (None, "") and self.kind != "bool" else ".")
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as the workbench's page offers it."""
+        return {"name": self.name, "label": self.label, "kind": self.kind, "default": self.default,
+                "choices": list(self.choices), "minimum": self.minimum, "maximum": self.maximum, "unit": self.unit,
+                "words": list(self.words)}
+
+
+def time_limit_option(default: float = 30.0, maximum: float = 600.0) -> Option:
     """The ``time_limit`` option every puzzle takes: a search stops at it with the best answer so far."""
-    return SolveOption("time_limit", "time limit", "float", default, minimum=0.1, maximum=maximum, unit="s")
+    return Option("time_limit", "time limit", "float", default, minimum=0.1, maximum=maximum, unit="s",
+                  help="Seconds of search, set-up included (tables, pagodas); when they run out (or on Ctrl-C), "
+                       "the best answer so far with status 'feasible'. Loading the board and, on the first run after "
+                       "install, compiling the search kernel (announced on stderr) come on top.")
 
 
 @dataclass(frozen=True)
@@ -187,8 +223,8 @@ class PuzzlePage:
     """What the workbench needs to render a puzzle without knowing its name: its ``goal`` (one
     line of its rule), its ``clicks``, the ``verdict`` of the live check, its ``steps``, the file
     name of its ``committed`` answer (in ``results/``, and in ``results/<board>/`` for the other
-    boards), the ``boards`` it runs on by default and the ``options`` a solve run offers (each a
-    keyword of the puzzle's ``solve``). :meth:`to_json` is what ``GET /api/meta`` can list."""
+    boards) and the ``boards`` it runs on by default. The solve options it offers are the puzzle's
+    own (:attr:`Puzzle.page_options`); :meth:`Puzzle.page_json` is what ``GET /api/meta`` lists."""
 
     goal: str
     clicks: Clicks
@@ -196,17 +232,16 @@ class PuzzlePage:
     steps: Steps
     committed: str
     boards: tuple[str, ...] = DEFAULT_BOARDS
-    options: tuple[SolveOption, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        from dataclasses import asdict
 
-        return asdict(self)
+LiveCheck = Callable[[Board, Mapping[str, Any]], dict[str, Any]]
+"""A puzzle's live check of an answer built by clicks: the board and the request's fields (the
+field the clicks build and the options the page sends) -> the verdict the page shows."""
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A registered puzzle.
+    """A registered puzzle: everything the toolkit knows of it, each fact once.
 
     ``solve(board, **options) -> dict`` returns the result object;
     ``check(data, board) -> CheckReport`` checks a parsed solution file (with ``base=`` the
@@ -216,39 +251,113 @@ class Puzzle:
     every node, ``"labels"``, ``"ids"`` or None, each diagram with its own default;
     ``all_answers``: every optimal answer the file lists); the CLI refuses the others;
     ``results(out_dir, progress) -> list[ResultRow]`` is this puzzle's part of the main job.
-    ``options`` names the solve options the puzzle accepts (for the CLI); ``page`` describes it
-    for the workbench (:class:`PuzzlePage`); ``record(data) -> dict``, for a puzzle whose answer is
-    a whole game, is the game record an answer file holds (``powertwo validate`` replays it).
+    ``options`` are the solve options it takes (:class:`Option`: the command line's flags, the
+    page's controls and the recorded fields of its answer files are made from them); ``answer``
+    is the shape of its answer file (:mod:`.schemas`; :attr:`schema` adds the recorded options);
+    ``page`` describes it for the workbench (:class:`PuzzlePage`) and ``live_check`` checks the
+    answer its clicks build (:data:`LiveCheck`); ``record(data) -> dict``, for a puzzle whose answer
+    is a whole game, is the game record an answer file holds (``powertwo validate`` replays it).
     """
 
     name: str
     title: str
-    solve: Callable[..., dict]
-    check: Callable[[Mapping, Board], CheckReport]
+    solve: Callable[..., dict[str, Any]]
+    check: Callable[[Mapping[str, Any], Board], CheckReport]
     diagram: Callable[..., Any] | None = None
     results: Callable[[Path, Progress], list[ResultRow]] | None = None
-    options: tuple[str, ...] = field(default=())
+    options: tuple[Option, ...] = ()
     order: int = 100
     draw_options: tuple[str, ...] = ("names",)
     reads_files: bool = False
+    answer: type[RunFacts] = RunFacts
     page: PuzzlePage | None = None
-    record: Callable[[Mapping], dict] | None = None
+    live_check: LiveCheck | None = None
+    record: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.options]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise PageError(f"puzzle {self.name}: option {twice[0]} is declared twice")
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The solve keywords it takes."""
+        return tuple(o.name for o in self.options)
+
+    def option(self, name: str) -> Option | None:
+        """Its option ``name``, or None."""
+        return next((o for o in self.options if o.name == name), None)
+
+    @property
+    def page_options(self) -> tuple[Option, ...]:
+        """The options its workbench page offers."""
+        return tuple(o for o in self.options if o.page)
+
+    def page_json(self) -> dict[str, Any]:
+        """Its page description with the options it offers: what ``GET /api/meta`` lists."""
+        from dataclasses import asdict
+
+        if self.page is None:
+            raise PageError(f"puzzle {self.name} has no page description")
+        return {**asdict(self.page), "options": [o.to_json() for o in self.page_options]}
+
+    @property
+    def schema(self) -> type[RunFacts]:
+        """The shape of its answer files: :attr:`answer`, with a typed field for each recorded option."""
+        return answer_schema(self.answer, tuple((o.name, o.kind, o.words) for o in self.options if o.recorded))
 
 
 PUZZLES: dict[str, Puzzle] = {}
 
-# Puzzle modules, in the order of RULES.md section 5. Importing one registers it.
-PUZZLE_MODULES: tuple[str, ...] = (
-    "lines", "thats_my_line", "jump",
-)
-
-# The module that registers each puzzle, so that looking up one puzzle imports only its module
-# (the line puzzles' package loads OR-Tools, about a second of every `powertwo solve jump-reverse`
-# before). A test checks it against what the modules register.
-PUZZLE_HOMES: Mapping[str, str] = {
-    "one-by-one": "lines", "line-cover": "lines", "two-by-two": "lines",
-    "thats-my-line": "thats_my_line", "jump-forward": "jump", "jump-reverse": "jump",
+PUZZLE_MODULES: Mapping[str, tuple[str, ...]] = {
+    "lines": ("one-by-one", "line-cover", "two-by-two"),
+    "thats_my_line": ("thats-my-line",),
+    "jump": ("jump-forward", "jump-reverse"),
 }
+"""The puzzle packages (``powertwo.solvers.<name>``, in the order of RULES.md section 5; importing
+one registers its puzzles) and the puzzles each registers, so that looking up one puzzle imports
+only its package (the line puzzles' package loads OR-Tools: seconds of every ``powertwo solve
+jump-reverse`` otherwise). A test checks it against what the packages register; a puzzle
+registered from elsewhere (a plug-in, a test) is found once registered."""
+
+
+RESULTS_PACKAGE = "powertwo.results"
+"""The package whose data are the committed answers and the certificate files they name (the
+repository's ``results/`` folder)."""
+
+
+def results_dir() -> Path | None:
+    """The folder of the committed answers (``results/``, installed as :data:`RESULTS_PACKAGE`;
+    ``results/<board>/`` for the boards beside the default), or None where this installation has
+    none."""
+    from importlib import resources
+
+    try:
+        folder = Path(str(resources.files(RESULTS_PACKAGE)))
+    except (ModuleNotFoundError, TypeError):
+        return None
+    return folder if folder.is_dir() else None
+
+
+def committed_answer(puzzle: Puzzle, board: Board, strict: bool = False) -> dict[str, Any] | None:
+    """The committed answer of ``puzzle`` (the file its page names, its strict variant's beside it)
+    among the committed results (:func:`results_dir`; ``<board>/`` for boards other than the
+    default), when there is one made for ``board`` (by its fingerprint)."""
+    results = results_dir()
+    if results is None or puzzle.page is None:
+        return None
+    name = puzzle.page.committed
+    if strict:
+        name = name.removesuffix(".json") + "-strict.json"
+    path = (results if board.name == DEFAULT_BOARDS[0] else results / board.name) / name
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
+        return None
+    return data
 
 
 def register_puzzle(puzzle: Puzzle) -> Puzzle:
@@ -259,8 +368,8 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
 def _import_all() -> None:
     from importlib import import_module
 
-    for name in PUZZLE_MODULES:
-        import_module(f"powertwo.solvers.{name}")
+    for module in PUZZLE_MODULES:
+        import_module(f"powertwo.solvers.{module}")
 
 
 def puzzle_names() -> tuple[str, ...]:
@@ -271,13 +380,27 @@ def puzzle_names() -> tuple[str, ...]:
 def get_puzzle(name: str) -> Puzzle:
     from importlib import import_module
 
-    if name in PUZZLE_HOMES:
-        import_module(f"powertwo.solvers.{PUZZLE_HOMES[name]}")
+    if name not in PUZZLES:
+        home = next((module for module, names in PUZZLE_MODULES.items() if name in names), None)
+        if home is not None:
+            import_module(f"powertwo.solvers.{home}")
     if name not in PUZZLES:
         _import_all()
     if name not in PUZZLES:
         raise SolutionError(f"unknown puzzle {name!r} (known: {', '.join(puzzle_names())})")
     return PUZZLES[name]
+
+
+def check_answer_shape(data: Mapping[str, Any], where: str, board: Board | None = None) -> None:
+    """Refuse (one :class:`SolutionError` naming the field's path) an answer file whose shape no
+    run of its puzzle can write (its puzzle's :attr:`Puzzle.schema`; an unknown puzzle: the run
+    facts only), before its checker does any work."""
+    name = data.get("puzzle")
+    try:
+        model = get_puzzle(name).schema if isinstance(name, str) else RunFacts
+    except SolutionError:
+        model = RunFacts
+    check_shape(data, where, model, board)
 
 
 def read_json_file(path: str | Path) -> Any:
@@ -286,7 +409,7 @@ def read_json_file(path: str | Path) -> Any:
     return read_json(path, SolutionError)
 
 
-def solution_board(data: Mapping, where: str, board: Board | None = None) -> Board:
+def solution_board(data: Mapping[str, Any], where: str, board: Board | None = None) -> Board:
     """The board a solution file is judged against.
 
     Without ``board`` (the user's ``--board``): the board the file names (field ``board``, default
@@ -320,7 +443,7 @@ def solution_board(data: Mapping, where: str, board: Board | None = None) -> Boa
     return board
 
 
-def answer_record(data: Mapping, where: str) -> dict:
+def answer_record(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     """The game record an answer file holds (its puzzle's ``record``), or a :class:`SolutionError`
     saying that this puzzle's answers are not games."""
     puzzle = get_puzzle(str(data.get("puzzle")))
@@ -345,7 +468,7 @@ def check_file(path: str | Path, board: Board | None = None) -> CheckReport:
     return checked_where_made(data, str(path), judged, check_on, tried_elsewhere=board is None)
 
 
-def file_checker(path: Path) -> tuple[dict, Callable[[Board], CheckReport]]:
+def file_checker(path: Path) -> tuple[dict[str, Any], Callable[[Board], CheckReport]]:
     """A solution file read, and its check on a given board (the file's shape, then its puzzle's
     checker, which reads the certificate files it names beside the file)."""
     data = read_json_file(path)
@@ -368,7 +491,7 @@ BOARD_OPTION = "pass --board {board}"
 """What the command line tells a user to do about a file valid only on another board."""
 
 
-def checked_where_made(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
+def checked_where_made(data: Mapping[str, Any], where: str, judged: Board, check_on: Callable[[Board], CheckReport],
                        tried_elsewhere: bool = True, action: str = BOARD_OPTION) -> CheckReport:
     """``check_on(judged)``; when it fails (faults or a refusal) and ``tried_elsewhere``, first
     :func:`refuse_if_valid_elsewhere`. Every caller that checks an answer file (``check``, ``draw``,
@@ -384,8 +507,8 @@ def checked_where_made(data: Mapping, where: str, judged: Board, check_on: Calla
     return report
 
 
-def refuse_if_valid_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
-                              action: str = BOARD_OPTION) -> None:
+def refuse_if_valid_elsewhere(data: Mapping[str, Any], where: str, judged: Board,
+                              check_on: Callable[[Board], CheckReport], action: str = BOARD_OPTION) -> None:
     """For an answer file without a board fingerprint that failed on ``judged``: a
     :class:`SolutionError` in one line when it is valid on another shipped board of that kind
     (:func:`powertwo.boards.valid_elsewhere`): ``where: not valid on power-of-two; valid on
@@ -398,8 +521,8 @@ def refuse_if_valid_elsewhere(data: Mapping, where: str, judged: Board, check_on
         raise SolutionError(f"{where}: {found[1]}: {action.format(board=found[0].name)}")
 
 
-def refuse_if_made_elsewhere(data: Mapping, where: str, judged: Board, check_on: Callable[[Board], CheckReport],
-                             action: str = BOARD_OPTION) -> None:
+def refuse_if_made_elsewhere(data: Mapping[str, Any], where: str, judged: Board,
+                             check_on: Callable[[Board], CheckReport], action: str = BOARD_OPTION) -> None:
     """:func:`refuse_if_valid_elsewhere` for a caller that has not checked the file yet (``draw``
     draws an answer whatever its check says): a file without a fingerprint is checked on ``judged``
     first, and only when it fails there are the other boards of its kind tried."""

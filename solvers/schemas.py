@@ -1,4 +1,5 @@
-"""The shape of every answer file, by puzzle: pydantic models checked before any checker runs.
+"""The shape of every answer file: pydantic models checked before any checker runs (each puzzle names its
+model, :attr:`powertwo.solvers.registry.Puzzle.answer`).
 
 Every nested object (a jump step, a reverse move, a backend's run, a certificate, a call of
 That's My Line's solver) is closed: an unknown field is refused with its path
@@ -10,9 +11,12 @@ puzzle does not know is refused by its checker, which keeps that list.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Mapping
+import functools
+from typing import Annotated, Any, Literal, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationInfo, create_model, field_validator,
+)
 
 from powertwo.boards import Board
 from powertwo.boards.jsonfile import schema_fault
@@ -147,26 +151,34 @@ class ThatsMyLineAnswer(RunFacts):
         return value
 
 
-SCHEMAS: dict[str, type[RunFacts]] = {
-    "jump-forward": ForwardAnswer,
-    "jump-reverse": ReverseAnswer,
-    "one-by-one": LineAnswer,
-    "line-cover": LineAnswer,
-    "two-by-two": LineAnswer,
-    "thats-my-line": ThatsMyLineAnswer,
-}
-"""The answer file's model of each puzzle (any other puzzle: the run facts only)."""
+def option_type(kind: str, words: tuple[str, ...]) -> Any:
+    """The type of a recorded solve option's value in an answer file (:class:`powertwo.solvers.registry.Option`)."""
+    word = Literal[words] if words else None
+    simple: dict[str, Any] = {"choice": StrictStr, "int": Count, "float": Seconds, "bool": StrictBool,
+                              "text": StrictStr, "node": Node, "file": StrictStr, "output": StrictStr,
+                              "cores": Annotated[StrictInt, Field(ge=1)], "mib": Annotated[StrictInt, Field(ge=1)]}
+    kind_type = simple.get(kind, Any)
+    return kind_type | word if word is not None else kind_type
 
 
-def check_answer_shape(data: Mapping[str, Any], where: str, board: Board | None = None) -> None:
-    """Refuse (one :class:`SolutionError` naming the field's path) an answer file whose shape no
-    run of its puzzle can write, before its checker does any work."""
+@functools.lru_cache(maxsize=None)
+def answer_schema(answer: type[RunFacts], recorded: tuple[tuple[str, str, tuple[str, ...]], ...]) -> type[RunFacts]:
+    """``answer`` with a field for each ``(name, kind, words)`` of a recorded option that it does
+    not declare itself (optional: an answer file of an earlier version may lack it)."""
+    fields: dict[str, Any] = {name: (option_type(kind, words) | None, None) for name, kind, words in recorded
+                              if name not in answer.model_fields}
+    if not fields:
+        return answer
+    return create_model(answer.__name__, __base__=answer, **fields)
+
+
+def check_shape(data: Mapping[str, Any], where: str, model: type[RunFacts], board: Board | None = None) -> None:
+    """Refuse (one :class:`SolutionError` naming the field's path) an answer file that does not fit
+    ``model`` (``board``: the one it is judged on, whose size bounds its stones)."""
     from pydantic import ValidationError
 
-    model = SCHEMAS.get(str(data.get("puzzle")), RunFacts)
     context = {"nodes": board.size} if board is not None else {}
     try:
         model.model_validate(data, context=context)
     except ValidationError as exc:
         raise SolutionError(schema_fault(exc, where)) from None
-

@@ -23,7 +23,7 @@ from bench.fuzz import KINDS, MUST_REFUSE, game_records, mutate, paths
 from powertwo.boards.jsonfile import loads
 from powertwo.rules import RulesError, get_game, validate_record
 from powertwo.solvers.registry import SolutionError, check_file, get_puzzle, solution_board
-from powertwo.solvers.schemas import check_answer_shape
+from powertwo.solvers.registry import check_answer_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWER_FILES = sorted(p for p in ROOT.glob("results/**/*.json")

@@ -6,7 +6,7 @@ from powertwo.solvers.census import CensusOptions, run_census
 from powertwo.solvers.jump import check_reverse, solve_reverse
 from powertwo.solvers.jump.engine import plain_bfs
 from powertwo.solvers.jump.tables import english_board, node_at
-from powertwo.solvers.schemas import check_answer_shape
+from powertwo.solvers.registry import check_answer_shape
 
 ENGLISH = english_board()
 CENTRE = node_at(ENGLISH, 0, 0)

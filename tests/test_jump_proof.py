@@ -20,7 +20,7 @@ from powertwo.solvers.jump import (
 from powertwo.solvers.jump.proof import KINDS_BY_ENGINE, bound_proof
 from powertwo.solvers.jump.tables import english_board, node_at
 from powertwo.solvers.registry import SolutionError, check_file
-from powertwo.solvers.schemas import check_answer_shape
+from powertwo.solvers.registry import check_answer_shape
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 P2 = load("power-of-two")

@@ -17,7 +17,7 @@ import pytest
 
 from powertwo.boards import shipped
 from powertwo.solvers.registry import (
-    PUZZLE_HOMES, CheckReport, Clicks, PageError, SolveOption, Steps, Verdict, get_puzzle, puzzle_names, solution_board,
+    PUZZLE_MODULES, CheckReport, Clicks, Option, PageError, Steps, Verdict, get_puzzle, puzzle_names, solution_board,
     time_limit_option,
 )
 
@@ -44,8 +44,8 @@ def one_line_faults(report: CheckReport) -> None:
 
 
 def test_the_registry_lists_the_puzzles_of_every_family():
-    assert set(NAMES) == set(PUZZLE_HOMES)
-    assert len(set(PUZZLE_HOMES.values())) == 3
+    assert set(NAMES) == {name for names in PUZZLE_MODULES.values() for name in names}
+    assert len(PUZZLE_MODULES) == 3
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -54,16 +54,16 @@ def test_name_description_and_solve_options(name):
     assert p.name == name and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name)
     assert p.title.strip() and p.title == p.title.strip()
     keywords = inspect.signature(p.solve).parameters
-    assert "time_limit" in p.options
-    missing = [o for o in p.options if o not in keywords]
+    assert "time_limit" in p.option_names
+    missing = [o for o in p.option_names if o not in keywords]
     assert not missing, f"{name}: solve takes no {missing}"
-    assert len(set(p.options)) == len(p.options)
+    assert len(set(p.option_names)) == len(p.option_names)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_results_step_in_its_family(name):
-    family = PUZZLE_HOMES[name]
-    steps = [get_puzzle(n).results for n in NAMES if PUZZLE_HOMES[n] == family and get_puzzle(n).results]
+    family = next(names for names in PUZZLE_MODULES.values() if name in names)
+    steps = [get_puzzle(n).results for n in family if get_puzzle(n).results]
     assert steps, f"family {family} has no results step"
     for step in steps:
         assert list(inspect.signature(step).parameters)[:2] == ["out", "progress"]
@@ -132,18 +132,17 @@ def test_the_page_description(name):
     assert page.boards[0] == "power-of-two" and set(page.boards) <= set(shipped())
     for board in page.boards[1:]:
         assert (RESULTS / board / page.committed).is_file(), f"{name}: no committed answer on {board}"
-    names = [o.name for o in page.options]
-    assert "time_limit" in names and set(names) <= set(p.options), names
-    json.dumps(page.to_json())
+    names = [o.name for o in p.page_options]
+    assert "time_limit" in names and set(names) <= set(p.option_names), names
+    json.dumps(p.page_json())
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_page_options_defaults_are_what_solve_takes(name):
     """Each option's default is the solve keyword's own default (or what it stands for)."""
     p = get_puzzle(name)
-    assert p.page is not None
     keywords = inspect.signature(p.solve).parameters
-    for option in p.page.options:
+    for option in p.options:
         default = keywords[option.name].default
         if default is not None and default is not inspect.Parameter.empty:
             assert option.default == default, option.name
@@ -155,13 +154,16 @@ def test_the_page_options_defaults_are_what_solve_takes(name):
     (lambda: Verdict(("valid",), ("objective",), "stones", "most"), "sense 'most' is not one of min, max, "),
     (lambda: Steps("frames", "{n}", ""), "step unit 'frames' is not one of stones, moves, jumps"),
     (lambda: Steps("moves", "{n} of {total}", ""), "count label '{n} of {total}' may name only {n} and {stones}"),
-    (lambda: SolveOption("backend", "b", "choice", "highs", choices=("cp-sat", "sat")),
+    (lambda: Option("backend", "b", "choice", "highs", choices=("cp-sat", "sat")),
      "option backend: default 'highs' is not among its choices"),
-    (lambda: SolveOption("stones", "s", "int", 5, minimum=10, maximum=1),
+    (lambda: Option("stones", "s", "int", 5, minimum=10, maximum=1),
      "option stones: a number needs a range from minimum to maximum"),
     (lambda: time_limit_option(default=700.0), "option time_limit: default 700.0 is outside its range"),
-    (lambda: SolveOption("symmetry", "s", "bool", None), "option symmetry: a bool option needs a bool default"),
-    (lambda: SolveOption("x", "x", "date", ""), "option x: kind 'date' is not one of choice, int, float, bool, text"),
+    (lambda: Option("symmetry", "s", "bool", None), "option symmetry: a bool option needs a bool default"),
+    (lambda: Option("x", "x", "date", ""),
+     "option x: kind 'date' is not one of choice, int, float, bool, text, node, file, output, cores, mib"),
+    (lambda: Option("workers", "w", "cores", 1),
+     "option workers: a cores option is the command line's alone (page=False)"),
 ])
 def test_a_page_description_that_contradicts_itself_is_refused(make, message):
     with pytest.raises(PageError) as err:

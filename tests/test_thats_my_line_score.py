@@ -265,7 +265,7 @@ def test_workbench_offers_the_score_option():
 
     page = page_of("thats-my-line")
     assert [o for o in page["options"] if o["name"] == "score"][0]["kind"] == "text"
-    assert "score" in get_puzzle("thats-my-line").options
+    assert "score" in get_puzzle("thats-my-line").option_names
     assert solve_options(page, {"score": "19:16", "stones": "unlimited"}, 60) == {"score": "19:16",
                                                                                   "stones": "unlimited"}
     assert solve_options(page, {"score": ""}, 60) == {}  # an empty field: the solitaire's maximum

@@ -15,9 +15,8 @@ from typing import Any, Iterable
 from powertwo.boards.outfile import write_text
 
 from .common import OutputError, output_path
+from powertwo.solvers.status import PROVEN
 
-PROVEN = ("optimal", "infeasible")
-"""The statuses of an answer whose claim is proven (the optimum, or that there is none)."""
 DIAGRAM_SUFFIXES = (".svg", ".png")
 
 

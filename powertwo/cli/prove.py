@@ -57,7 +57,7 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
     """Who wins a position of GAME with best play: won or lost for the side to move (with the
     winning move, the proof's size and, with --proof, its certificate), neither (no side can force a
     win), or unknown within --time-limit and --memory (the search's figures, exit code 3)."""
-    from powertwo.solvers.prove import Limits
+    from powertwo.solvers.prove import Limits, Value
     from powertwo.solvers.prove import prove as run_prove
 
     ask = _Request(game_name=game_name, options={**flags, **values}, **given)
@@ -81,7 +81,7 @@ def prove(game_name: str, flags: dict[str, bool], values: dict[str, Any], **give
         with progress_display(f"proving {game.name}") as progress:
             result = run_prove(game, state, limits=limits, symmetry=ask.symmetry, progress=progress,
                                board_name=ask.board, engine=ask.engine)
-        decided = decided and result.value.value != "unknown"
+        decided = decided and result.value is not Value.UNKNOWN
         if ask.as_json:
             echo_json(result.to_json() | ({"move_number": number} if number is not None else {}))
         else:
@@ -148,6 +148,8 @@ def _positions(ask: _Request) -> tuple[Any, list[tuple[int | None, Any]]]:
 
 
 def _summary(game: Any, result: Any, number: int | None, given: str = "the position") -> list[str]:
+    from powertwo.solvers.prove import Value
+
     where = "the start" if number == 0 else (f"after move {number}" if number is not None else given)
     head = f"{game.title or game.name}, {where}, {result.to_move} to move: {result.value.value}"
     value = result.value.value
@@ -174,7 +176,7 @@ def _summary(game: Any, result: Any, number: int | None, given: str = "the posit
         lines.append(f"proof: {p.positions:,} positions ({p.winner_nodes:,} with the winner's move, "
                      f"{p.defender_nodes:,} with every defence, {p.leaves:,} decided{claimed}), "
                      f"{p.references:,} references")
-    known = [m for m in result.root_moves if m.value.value != "unknown"]
+    known = [m for m in result.root_moves if m.value is not Value.UNKNOWN]
     if known and value != "won":
         won = sum(1 for m in known if m.value.value == "won")
         lines.append(f"moves at the root: {won} proven winning, {len(known) - won} proven losing, "
@@ -186,7 +188,7 @@ def _summary(game: Any, result: Any, number: int | None, given: str = "the posit
 
 def _prove_split(ask: _Request) -> None:
     """``--engine dask``: the position split into jobs ``--split-depth`` plies down, run on Dask."""
-    from powertwo.solvers.prove import Limits
+    from powertwo.solvers.prove import Limits, Value
     from powertwo.solvers.prove.jobs import prove_split, write_certificates
 
     if ask.engine != "dask":
@@ -215,12 +217,14 @@ def _prove_split(ask: _Request) -> None:
         label = "the position" if ask.position is not None else f"the start ({ask.start or 'default'})"
         for line in split_summary(game, result, number, label):
             click.echo(line)
-    if result.value.value == "unknown":
+    if result.value is Value.UNKNOWN:
         raise SystemExit(UNDECIDED_EXIT)
 
 
 def split_summary(game: Any, result: Any, number: int | None, given: str) -> list[str]:
     """The lines ``prove --engine dask`` prints: the value, each ply's counts, the openings, the jobs."""
+    from powertwo.solvers.prove import Value
+
     where = "the start" if number == 0 else (f"after move {number}" if number is not None else given)
     value = result.value.value
     head = f"{game.title or game.name}, {where}, {result.to_move} to move: {value}"
@@ -232,7 +236,7 @@ def split_summary(game: Any, result: Any, number: int | None, given: str) -> lis
                      f"{p.neither:,} neither, {p.unknown:,} unknown (for the side to move there)")
     deepest = "none" if result.decided_depth is None else str(result.decided_depth)
     lines.append(f"deepest ply with every position decided: {deepest}")
-    known = [o for o in result.openings if o.value.value != "unknown"]
+    known = [o for o in result.openings if o.value is not Value.UNKNOWN]
     won = sum(1 for o in known if o.value.value == "won")
     lines.append(f"moves at the root: {len(result.openings):,}: {won} proven winning, "
                  f"{sum(1 for o in known if o.value.value == 'lost')} proven losing, "

@@ -5,79 +5,54 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 import click
 
 from powertwo.boards.words import counted
 
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
-from .limits import CHECK_SECONDS, UNDECIDED_EXIT, MemoryMiB, Workers
+from .limits import CHECK_SECONDS, UNDECIDED_EXIT
 from .outputs import check_outputs, output_folder, write_answer
+from .solve_options import OptionValue, PuzzleCommand
+from powertwo.solvers.status import OPTIMAL, UNKNOWN
+
+if TYPE_CHECKING:
+    from powertwo.boards import Board
+    from powertwo.solvers.registry import CheckReport, Puzzle
 
 
-@main.command("solve")
+@main.command("solve", cls=PuzzleCommand)
 @click.argument("puzzle")
 @click.option("--board", default="power-of-two", show_default=True, help="Board NAME or FILE.")
-@click.option("--backend", default=None, help="cp-sat | sat (line puzzles); search | sat (jump-reverse).")
-@click.option("--time-limit", "time_limit", type=Seconds(), default=None,
-              help="Seconds of search, set-up included (tables, pagodas); when they run out (or on Ctrl-C), "
-                   "the best answer so far with status 'feasible'. Loading the board and, on the first run "
-                   "after install, compiling the search kernel (announced on stderr) come on top.")
-@click.option("--all", "all_solutions", is_flag=True, default=None, help="Enumerate every optimal answer.")
-@click.option("--strict", is_flag=True, default=None, help="two-by-two: every line holds 0 or 2 stones.")
-@click.option("--stones", default=None,
-              help="two-by-two: exactly N stones (default 32); thats-my-line: stones per side, a number or "
-                   "'unlimited'; one-by-one, line-cover: at most N.")
-@click.option("--at-most", "at_most", is_flag=True, default=None,
-              help="two-by-two: --stones N is an upper bound (the earlier reading), not the exact count.")
-@click.option("--table", is_flag=True, default=None,
-              help="two-by-two: the optimum for every stone count 0..nodes (--time-limit: CP-SAT work seconds "
-                   "per count, default 20, the same answer on every machine).")
-@click.option("--score", default=None, metavar="L:D",
-              help="thats-my-line: a legal game that ends with L Light and D Dark stones (19:16), or the "
-                   "proof that none does.")
-@click.option("--corner", default=None, help="jump-forward: the jumper's corner node (label or id).")
-@click.option("--position", type=click.Path(dir_okay=False), default=None, help="jump-reverse: a position FILE.")
-@click.option("--target", default=None,
-              help="jump-reverse: the node that must hold the last stone (label or id).")
-@click.option("--memory", type=MemoryMiB(), default=None,
-              help="jump-reverse: MiB for the search's hash tables (default 4096; at most the machine's memory).")
-@click.option("--workers", type=Workers(), default=None,
-              help="jump-reverse: search threads, 1 to the core count (default 1: the same run every time; "
-                   "more threads finish hard positions sooner on as many cores, in a run that may differ).")
-@click.option("--symmetry/--no-symmetry", default=None, help="Symmetry breaking (on by default).")
-@click.option("--proof", type=click.Path(dir_okay=False), default=None,
-              help="sat backend: write the DRAT proof of the last call (beside the --out file). "
-                   "thats-my-line: NAME.drat.gz, the DRAT certificate of the optimum or of a score no game "
-                   "reaches, its CNF beside it as NAME.cnf.gz (either backend).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result object as JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Also write the result JSON to this file.")
 @force_option
-def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool, **options) -> None:
-    """Solve PUZZLE to a proven optimum (or as far as the time limit allows)."""
+def solve(puzzle: str, board: str, as_json: bool, out: str | None, force: bool,
+          **options: OptionValue | None) -> None:
+    """Solve PUZZLE to a proven optimum (or as far as the time limit allows). Its options are
+    those PUZZLE takes (`powertwo solve PUZZLE --help`)."""
     import json
 
     from powertwo.boards import load
-    from powertwo.solvers.registry import SolutionError, get_puzzle
+    from powertwo.solvers.registry import get_puzzle
 
     p = get_puzzle(puzzle)
     given = {k: v for k, v in options.items() if v is not None}
-    unknown = [k for k in given if k not in p.options]
-    if unknown:
-        flag = unknown[0].replace('_', '-').replace('all-solutions', 'all')
-        raise SolutionError(f"puzzle {puzzle} does not take --{flag}")
-    check_outputs({"--out": out, "--proof": options.get("proof")}, force, (board, options.get("position")))
+    kinds = {o.name: o.kind for o in p.options}
+    written = {f"--{o.flag_name}": str(given[o.name]) for o in p.options if o.kind == "output" and o.name in given}
+    read = [board, *(str(given[o.name]) for o in p.options if o.kind == "file" and o.name in given)]
+    check_outputs({"--out": out, **written}, force, read)
     b = load(board)
-    for key in ("corner", "target"):
-        if key in given:
-            given[key] = node_argument(b, key, given[key])
+    for key, value in given.items():
+        if kinds[key] == "node":
+            given[key] = node_argument(b, key, str(value))
     with progress_display(f"solving {puzzle}") as progress, _setup_notice(progress) as said:
         result = p.solve(b, progress=said, **given)
     if isinstance(result, dict) and result.get("board") not in (None, board) and Path(board).is_file():
         result["board"] = board  # a board FILE: name it by its path, so `check` and `draw` can load it
     if out:
-        output_path(out, force, (board, options.get("position"), options.get("proof")))
+        output_path(out, force, (*read, *written.values()))
         _, kept = write_answer(out, result, json.dumps(result, indent=1) + "\n")
         if kept:
             click.echo(f"powertwo: {kept}", err=True)
@@ -112,7 +87,7 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
         timer.cancel()
 
 
-def node_argument(board, flag: str, text: str) -> int:
+def node_argument(board: Board, flag: str, text: str) -> int:
     """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
     puzzle like any id)."""
     if text in board.labels:
@@ -128,7 +103,7 @@ NODE_FIELDS = frozenset({"stones", "answer", "light", "dark", "corner", "target"
 """Result fields whose numbers are node ids: a summary writes them as the board's labels."""
 
 
-def summary_lines(result: dict, board) -> list[str]:
+def summary_lines(result: Mapping[str, Any], board: Board) -> list[str]:
     """A result object for a person: status, objective, bound, time, then the answer itself
     (its stones, or one line per move or step), then every other field in plain words; nodes
     are written by their labels (``a13``), not their ids."""
@@ -136,12 +111,12 @@ def summary_lines(result: dict, board) -> list[str]:
     head = f"{result.get('puzzle', '?')} on board {result.get('board', '?')}" + (f": {status}" if status else "")
     if result.get("stopped"):
         head += f" ({result['stopped']}: " + ("no answer yet)" if result.get("objective", 0) is None
-                                              or status == "unknown" else "best answer so far)")
+                                              or status == UNKNOWN else "best answer so far)")
     lines = [head]
     if "objective" in result:
         lines.append("objective: " + ("no answer found" if result["objective"] is None else str(result["objective"])))
     if result.get("bound") is not None:
-        lines.append(f"bound: {result['bound']}" + (" (proven)" if status == "optimal" else ""))
+        lines.append(f"bound: {result['bound']}" + (" (proven)" if status == OPTIMAL else ""))
     if "seconds" in result:
         lines.append(f"time: {result['seconds']} s")
     shown = {"puzzle", "board", "status", "objective", "bound", "seconds", "stopped"}
@@ -162,13 +137,13 @@ def summary_lines(result: dict, board) -> list[str]:
     return lines
 
 
-def _move_text(move, board) -> str:
+def _move_text(move: object, board: Board) -> str:
     if isinstance(move, dict):
         return ", ".join(f"{k} {_plain(v, board if k in NODE_FIELDS else None)}" for k, v in move.items())
     return _plain(move)
 
 
-def _plain(value, nodes=None) -> str:
+def _plain(value: object, nodes: Board | None = None) -> str:
     """``value`` in plain words; with ``nodes`` (a board) its whole numbers are that board's nodes,
     written by their labels."""
     if value is None:
@@ -182,7 +157,7 @@ def _plain(value, nodes=None) -> str:
             "; ".join(_plain(v, nodes) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k} {_plain(v, nodes)}" for k, v in value.items())
-    if nodes is not None and nodes.has_node(value):
+    if nodes is not None and isinstance(value, int) and nodes.has_node(value):
         return nodes.label(value)
     return str(value)
 
@@ -192,7 +167,7 @@ BOARD_HELP = ("Judge a solution file against board NAME or FILE. A file that car
               "a hand-written file without one is judged against this board instead of the one it names.")
 
 
-def given_board(board: str | None, file: str, data: object):
+def given_board(board: str | None, file: str, data: object) -> Board | None:
     """The ``--board`` a solution file is judged against (None: the board the file names); a
     game record names its own board, so ``--board`` is refused for one."""
     if board is None or not isinstance(data, dict) or "puzzle" not in data and "game" not in data:
@@ -253,7 +228,7 @@ def check(file: str, board: str | None, time_limit: float) -> None:
     raise SolutionError(f"{file}: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
-def _bounded_check(file: str, against, time_limit: float):
+def _bounded_check(file: str, against: Board | None, time_limit: float) -> CheckReport:
     """The check of a solution file in a child process capped at ``time_limit`` seconds (a spinner
     on a terminal past a second); exit :data:`UNDECIDED_EXIT` with one line when it is not decided."""
     from powertwo.solvers.bounded import CANCELLED, CRASHED, MEMORY, TIMEOUT, run_bounded
@@ -324,7 +299,7 @@ def draw(file: str, out: str, move: int | None, names: str | None, all_answers: 
     click.echo(f"wrote {path}")
 
 
-def _claimed(data: dict) -> dict:
+def _claimed(data: dict[str, Any]) -> dict[str, Any]:
     """A line-puzzle solution whose status the drawing shows as claimed, not verified (the other
     puzzles' diagrams check the whole file before drawing)."""
     from powertwo.solvers.lines.variants import PUZZLES as LINE_PUZZLES
@@ -334,13 +309,13 @@ def _claimed(data: dict) -> dict:
     return data
 
 
-def _draw_options(puzzle, file: str, names: str | None, all_answers: bool) -> dict:
+def _draw_options(puzzle: Puzzle, file: str, names: str | None, all_answers: bool) -> dict[str, Any]:
     """The keywords of ``puzzle``'s diagram for ``--labels/--ids/--no-names`` and ``--all``
     (refused where the diagram does not take them). Without one of the three, a diagram names its
     nodes as it does by default (none in the small panels of ``--all``)."""
     from powertwo.solvers.registry import SolutionError
 
-    options: dict = {}
+    options: dict[str, Any] = {}
     if all_answers:
         if "all_answers" not in puzzle.draw_options:
             raise SolutionError(f"{file}: --all does not apply to a {puzzle.name} solution")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Mapping
 
 from starlette.exceptions import HTTPException
@@ -116,10 +115,6 @@ def no_paths(data: Mapping, where: str) -> None:
     name = data.get("board")
     if name is not None and not (isinstance(name, str) and name in shipped()):
         raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
-
-
-def results_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "results"
 
 
 def node_field(data: Mapping, key: str, board: Board) -> int | None:

@@ -6,14 +6,13 @@ Nothing here or in the page names a puzzle."""
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any, Mapping
 
-from powertwo.solvers.registry import DEFAULT_BOARDS, get_puzzle, puzzle_names
+from powertwo.solvers.registry import DEFAULT_BOARDS, committed_answer, get_puzzle, puzzle_names
 
 from powertwo.boards import Board, load as load_board
 
-from .common import BadRequest, results_dir
+from .common import BadRequest
 
 DEFAULT_BOARD = DEFAULT_BOARDS[0]
 TEXT_OPTION_LIMIT = 200
@@ -24,10 +23,10 @@ def page_of(name: str) -> dict:
     """The page description of the registered puzzle ``name`` (JSON-ready)."""
     if name not in puzzle_names():
         raise BadRequest(f"unknown puzzle {name!r} (known: {', '.join(puzzle_names())})")
-    page = get_puzzle(name).page
-    if page is not None:
-        return page.to_json()
-    raise BadRequest(f"puzzle {name!r} has no page description")
+    puzzle = get_puzzle(name)
+    if puzzle.page is None:
+        raise BadRequest(f"puzzle {name!r} has no page description")
+    return puzzle.page_json()
 
 
 def puzzle_of(data: Mapping, action: str | None = None) -> tuple[str, dict]:
@@ -110,21 +109,6 @@ def _option_value(option: Mapping, value: Any, limit: float) -> Any:
 
 
 def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
-    """The committed answer of a puzzle (the file its page names; its strict variant's beside it)
-    from the repository's results/ folder (results/<board>/ for boards other than the default),
-    when there is one made for ``board`` (by its fingerprint; default: the default board)."""
-    board = board or load_board(DEFAULT_BOARD)
-    name = page_of(puzzle)["committed"]
-    if strict:
-        name = name.removesuffix(".json") + "-strict.json"
-    folder = results_dir() if board.name == DEFAULT_BOARD else results_dir() / board.name
-    path = folder / name
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-    if not isinstance(data, dict) or data.get("board_fingerprint") != board.fingerprint:
-        return None
-    return data
+    """The committed answer of a puzzle (:func:`committed_answer`) made for ``board`` (default:
+    the default board), or None."""
+    return committed_answer(get_puzzle(puzzle), board or load_board(DEFAULT_BOARD), strict)

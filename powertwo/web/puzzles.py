@@ -9,75 +9,31 @@ from powertwo.boards import Board, NodeId
 from powertwo.boards.words import counted, filled, singular
 from powertwo.rules import IllegalMoveError, InvalidMoveError, RulesError, validate_record
 from powertwo.solvers.fields import node_ids
-from powertwo.solvers.registry import SolutionError, checked_where_made, get_puzzle, solution_board
-from powertwo.solvers.schemas import check_answer_shape
+from powertwo.solvers.registry import (
+    SolutionError, check_answer_shape, checked_where_made, get_puzzle, puzzle_names, results_dir, solution_board,
+)
 
-from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths, results_dir
+from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
+from .requests import CheckBody
+from powertwo.solvers.status import FEASIBLE, INFEASIBLE, OPTIMAL
 
 
-def line_check(data: Mapping) -> dict:
-    """The live check of a line puzzle: the checker behind ``powertwo check`` on the stones, then
-    the objective against the proven optimum, and the lines at fault (for highlighting)."""
-    from powertwo.models.cards import line_counts
-    from powertwo.solvers.lines import STONES, confirmed
-    from powertwo.solvers.lines.files import file_variant
-
-    puzzle, _ = puzzle_of(data, "toggle")
-    board = board_of(data)
-    strict = field(data, "strict", bool, False)
-    stones = field(data, "stones", list)
-    solution = {"puzzle": puzzle, "board": board.name, "stones": stones, "strict": strict}
+def live_check(body: CheckBody) -> dict:
+    """The live check of an answer built by clicks: the puzzle's own hook (:attr:`Puzzle.live_check`)
+    on the request's board and fields."""
+    name, _ = puzzle_of({"puzzle": body.puzzle})
+    puzzle = get_puzzle(name)
+    if puzzle.live_check is None:
+        known = [n for n in puzzle_names() if get_puzzle(n).live_check is not None]
+        raise BadRequest(f"this request is for {', '.join(known)}, not {name!r}")
+    board = board_of({} if body.board is None else {"board": body.board})
+    fields = {"puzzle": name, **body.model_dump(include={"stones", "strict", "record"}, exclude_none=True)}
     try:
-        report = get_puzzle(puzzle).check(solution, board)
+        return puzzle.live_check(board, fields)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
-    var = file_variant(solution)  # Two by Two: read as a file without stones_rule is (fewer than 32: at most)
-    stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
-    counts = line_counts(board, stone_set)
-    bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
-    value = var.objective(board, stone_set)
-    optimum = confirmed(board, var, STONES)
-    best = optimum.objective if optimum.status == "optimal" else None
-    verdict = "invalid"
-    if report.valid:
-        verdict = "valid, optimal" if best is not None and value == best else "valid, not optimal"
-    return {"valid": report.valid, "verdict": verdict, "faults": list(report.faults), "notes": list(report.notes),
-            "objective": value, "optimum": best, "sense": var.sense, "bad_lines": bad,
-            "line_counts": counts, "stones": stone_set}
-
-
-def solitaire_check(data: Mapping) -> dict:
-    """The live check of the That's My Line solitaire: the record so far (built by clicks) replayed
-    by the referee, then the checker behind ``powertwo check`` on the solution it makes."""
-    from powertwo.solvers.thats_my_line import replay, supply_of
-
-    puzzle, _ = puzzle_of(data, "alternate")
-    board = board_of(data)
-    record = field(data, "record", list)
-    if not all(isinstance(m, str) for m in record):
-        raise BadRequest("field 'record' must be a list of move strings")
-    stones = field(data, "stones", (int, str), 16)
-    try:
-        supply = supply_of(stones)
-    except SolutionError as exc:
-        raise BadRequest(str(exc)) from None
-    game, states, fault = replay(board, supply, record)
-    end = states[-1]
-    total = len(end.light) + len(end.dark)
-    solution = {"puzzle": puzzle, "board": board.name, "stones": stones, "record": record,
-                "light": sorted(end.light), "dark": sorted(end.dark), "objective": total}
-    report = get_puzzle(puzzle).check(solution, board)
-    done = committed(puzzle, board=board)
-    best = done.get("objective") if done and done.get("stones") == stones else None
-    options = game.click_options(end, ())  # after the last legal move
-    verdict = "invalid" if not report.valid else "valid, optimal" if total == best else "valid, not optimal"
-    return {"valid": report.valid, "verdict": verdict, "faults": list(report.faults), "notes": list(report.notes),
-            "objective": total, "optimum": best, "sense": "max", "bad_lines": [], "fault": fault,
-            "record": record[:len(states) - 1], "stones_view": game_frame(game, end, None, "")["stones"],
-            "next": sorted(options.next), "pass": any(not game.move_clicks(m, end) for m in options.complete),
-            "to_move": game.player_name(end.to_move)}
 
 
 def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
@@ -226,7 +182,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
         unit = page["verdict"]["unit"]
         done = committed(puzzle, board=board)
         best = done.get("objective") if done and sorted(done["position"]) == sorted(origin) \
-            and done.get("status") == "optimal" else None
+            and done.get("status") == OPTIMAL else None
         verdict = ("in progress" if state.next else f"stuck: no jump left, {len(state.stones)} stones remain; undo") \
             if not state.finished else "invalid" if not report.valid else \
             "valid, optimal" if best == n else f"valid, not optimal ({best} {unit} suffice)" if best else \
@@ -272,13 +228,13 @@ def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float 
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
     status, moves = answer.get("status"), answer.get("moves") or []
-    if status in ("optimal", "feasible") and moves:
+    if status in (OPTIMAL, FEASIBLE) and moves:
         first = moves[0]
         path = [board.label(v) for v in (first["from"], *first["jumps"])]
-        size = "in" if status == "optimal" else "within"
+        size = "in" if status == OPTIMAL else "within"
         return {"solvable": True, "marks": [first["from"], first["jumps"][0]], "source": "solver",
                 "text": f"solvable: a finish {size} {counted(len(moves), 'move')}, e.g. {'-'.join(path)} first"}
-    if status == "infeasible":
+    if status == INFEASIBLE:
         return {"solvable": False, "marks": [], "source": "solver", "text": "no finish from here (proven): undo"}
     return {"solvable": None, "marks": [], "source": "solver",
             "text": f"the solver cannot tell within {seconds:g} s whether a finish exists"}

@@ -167,14 +167,14 @@ BODIES: dict[str, type[Body]] = {
 """The model of each ``POST`` endpoint's body."""
 
 
-def checked(path: str, data: Mapping) -> Mapping:
-    """``data`` when it fits the model of the endpoint ``path``; else :class:`BadRequest` naming
-    the first faulty field's path."""
+def checked(path: str, data: Mapping[str, Any]) -> Body:
+    """The body of a request to the endpoint ``path`` as its model, when ``data`` fits it; else
+    :class:`BadRequest` naming the first faulty field's path."""
     try:
-        validated(BODIES[path], data, "request body")
+        body: Body = validated(BODIES[path], data, "request body")
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    return data
+    return body
 
 
 __all__ = ["BODIES", "checked"]

@@ -21,7 +21,7 @@ import json
 import threading
 import time
 from importlib import resources
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Mapping, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -41,8 +41,8 @@ from .common import MAX_BODY, BadRequest, board_of, board_view, body, field, nod
 from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
-from .puzzles import file_check, jump_hint, jump_summary, line_check, reverse_origin, sequence_frames, solitaire_check
-from .requests import checked
+from .puzzles import file_check, jump_hint, jump_summary, live_check, reverse_origin, sequence_frames
+from .requests import Body, CheckBody, checked
 from .work import SETTLED, Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -116,6 +116,13 @@ def computer_move(data: Mapping) -> dict:
     return view
 
 
+def any_check(body: CheckBody) -> dict:
+    """A whole file, or an answer built by clicks (the puzzle's live check), checked (``POST /api/check``)."""
+    if body.solution is not None:
+        return file_check(body.model_dump(include={"solution", "board"}, exclude_none=True))
+    return live_check(body)
+
+
 def thinking_seconds(data: Mapping, default: float = 1.0) -> float:
     """The request's thinking time, within :data:`COMPUTER_SECONDS`."""
     seconds = field(data, "seconds", (int, float), default)
@@ -162,18 +169,22 @@ def proof_view(game: Any, state: Any, proof: Any) -> dict | None:
     return {"winner": winner, "move": move, "text": text, "method": proof.method, "positions": proof.positions}
 
 
-def any_check(data: Mapping) -> dict:
-    """A whole file, a solitaire record or a line puzzle's stones, checked (``POST /api/check``)."""
-    if "solution" in data:
-        return file_check(data)
-    _, page = puzzle_of(data)
-    return solitaire_check(data) if page["clicks"]["action"] == "alternate" else line_check(data)
-
-
 # ---------------------------------------------------------------- routes
 async def read_body(request: Request) -> Mapping:
     """The request's JSON object, checked against its endpoint's model before any work."""
-    return checked(request.url.path, await body(request))
+    data = await body(request)
+    checked(request.url.path, data)
+    return data
+
+
+B = TypeVar("B", bound=Body)
+
+
+async def read_model(request: Request, model: type[B]) -> B:
+    """The request's body as its endpoint's model (:data:`~.requests.BODIES`), checked before any work."""
+    found = checked(request.url.path, await body(request))
+    assert isinstance(found, model), (request.url.path, model)
+    return found
 
 
 def work_of(request: Request) -> Work:
@@ -255,7 +266,7 @@ async def board_post(request: Request) -> Response:
 
 
 async def check(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, any_check, await read_body(request)))
+    return JSONResponse(await work_of(request).run(request, any_check, await read_model(request, CheckBody)))
 
 
 async def jump(request: Request) -> Response:

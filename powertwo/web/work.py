@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, TypeVar
 
 from starlette.requests import Request
 
@@ -245,7 +245,11 @@ class Thinking:
         return halt is not None
 
 
-def answer(func: Callable[[Mapping], Any], data: Mapping) -> tuple:
+Request_ = TypeVar("Request_")
+"""What a worker's function reads: a request body (a mapping, or its validated model)."""
+
+
+def answer(func: Callable[[Request_], Any], data: Request_) -> tuple:
     """``func(data)`` in a worker, its answer made plain, a bad request as its status and line
     (so nothing but plain data crosses back to the server)."""
     try:
@@ -295,7 +299,7 @@ class Work:
         """The state of each kernel the requests use (none listed when the workers compile on demand)."""
         return [] if self.warmer is None else self.warmer.status(self.pool.size)
 
-    async def run(self, request: Request, func: Callable[[Mapping], Any], data: Mapping,
+    async def run(self, request: Request, func: Callable[[Request_], Any], data: Request_,
                   seconds: float | None = None, halt: threading.Event | None = None) -> Any:
         """``func(data)`` in a worker, capped at ``seconds`` (default: the check cap), cancelled
         when the client disconnects; ``halt`` asks it for its answer so far."""

@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, get_args
+from typing import Any, Literal, get_args
 
 from powertwo.boards import NodeId
 
+from ..progress import Progress as Progress, no_progress as no_progress  # the one progress callback
 from .tables import CensusError
 
 Engine = Literal["numba", "disk", "dask", "plain"]
 By = Literal["jumps", "moves"]
 ENGINES: tuple[str, ...] = get_args(Engine)
 BY: tuple[str, ...] = get_args(By)
-Progress = Callable[[str], None]
-"""The one progress callback of the census: a line of text, shown or logged by the caller."""
 
 MEMORY_SHARE = 0.6
 """The memory budget when none is given: this share of the machine's physical memory."""
-
-
-def no_progress(_: str) -> None:
-    return None
 
 
 def machine_memory() -> int:

@@ -24,21 +24,24 @@ rest of the toolkit, the tests and the benchmarks use.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from powertwo.boards import Board
 
 from ..fields import SolutionError
 from ..registry import (
-    Clicks, Progress, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, no_progress, register_puzzle, time_limit_option,
+    Clicks, Option, Progress, Puzzle, PuzzlePage, Steps, Verdict, no_progress, register_puzzle, time_limit_option,
 )
+from ..status import STATUSES, Status
+from ..schemas import ForwardAnswer as ForwardShape, ReverseAnswer as ReverseShape
 from .backends import (
     KERNEL_COMPILING, ForwardImpossible, census_verdict, default_position, forward_answer, load_kernel, reverse_answer,
 )
 from .checker import check_forward, check_reverse
 from .drawing import JUMP_LEGEND, diagram_forward, diagram_reverse
 from .engine import ReverseResult, ReverseSearch, plain_bfs
-from .files import FORWARD_FIELDS, REVERSE_FIELDS, RUN_TIMES, STATUSES, ForwardAnswer, ReverseAnswer, Status
+from .files import FORWARD_FIELDS, REVERSE_FIELDS, RUN_TIMES, ForwardAnswer, ReverseAnswer
 from .forward import ForwardBound, ForwardStep, forward_bound, forward_final, forward_search
 from .kernel import DEFAULT_MEMORY_MB, KernelResult, KernelSearch, MoveGenerator, chains
 from .options import (
@@ -83,10 +86,11 @@ def solve_reverse(board: Board, *, position: Any = None, backend: Any = None, ti
     return reverse_answer(board, request, progress).to_json()
 
 
-JUMP_OPTIONS = (
-    SolveOption("backend", "backend", "choice", "search", choices=BACKENDS),
-    time_limit_option(),
-)
+BACKEND = Option("backend", "backend", "choice", "search", choices=BACKENDS,
+                 help="search | sat (jump-reverse; jump-forward: search only).")
+CORNER = Option("corner", "the jumper's corner", "node", None, page=False,
+                help="The jumper's corner node (label or id); jump-reverse: the forward answer from it is the "
+                     "position.")
 
 FORWARD_PAGE = PuzzlePage(
     goal=f"from the jumper's corner, {STONES - 1} steps: each places a stone next to the jumper and jumps it, "
@@ -98,7 +102,6 @@ FORWARD_PAGE = PuzzlePage(
     steps=Steps("jumps", "{n} steps, {stones} stones on the board", "no free node next to the jumper"),
     committed="jump-forward.json",
     boards=("power-of-two",),
-    options=JUMP_OPTIONS,
 )
 
 REVERSE_PAGE = PuzzlePage(
@@ -110,7 +113,6 @@ REVERSE_PAGE = PuzzlePage(
     steps=Steps("jumps", "{n} moves, {stones} stones left", "one stone left"),
     committed="jump-reverse.json",
     boards=("power-of-two",),
-    options=JUMP_OPTIONS + (SolveOption("symmetry", "symmetry breaking", "bool", True),),
 )
 
 register_puzzle(Puzzle(
@@ -120,8 +122,9 @@ register_puzzle(Puzzle(
     check=check_forward,
     diagram=diagram_forward,
     results=None,
-    options=("backend", "time_limit", "corner"),
+    options=(BACKEND, time_limit_option(), replace(CORNER, recorded=True)),
     order=50,
+    answer=ForwardShape,
     page=FORWARD_PAGE,
 ))
 
@@ -132,8 +135,21 @@ register_puzzle(Puzzle(
     check=check_reverse,
     diagram=diagram_reverse,
     results=results,
-    options=("backend", "time_limit", "corner", "position", "symmetry", "target", "memory", "workers"),
+    options=(
+        BACKEND, time_limit_option(),
+        Option("symmetry", "symmetry breaking", "bool", True, help="Symmetry breaking (on by default)."),
+        CORNER,
+        Option("position", "a position file", "file", None, page=False, help="A position FILE to start from."),
+        Option("target", "the last stone's node", "node", None, page=False,
+               help="The node that must hold the last stone (label or id)."),
+        Option("memory", "MiB for the hash tables", "mib", DEFAULT_MEMORY_MB, page=False,
+               help=f"MiB for the search's hash tables (default {DEFAULT_MEMORY_MB}; at most the machine's memory)."),
+        Option("workers", "search threads", "cores", 1, page=False,
+               help="Search threads, 1 to the core count (default 1: the same run every time; more threads "
+                    "finish hard positions sooner on as many cores, in a run that may differ)."),
+    ),
     order=51,
+    answer=ReverseShape,
     page=REVERSE_PAGE,
 ))
 

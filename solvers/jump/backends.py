@@ -18,7 +18,7 @@ from ..fields import SolutionError
 from ..registry import Progress, no_progress
 from ..satcall import Budget
 from .engine import ReverseSearch
-from .files import ForwardAnswer, ReverseAnswer, Status, moves_of
+from .files import ForwardAnswer, ReverseAnswer, moves_of
 from .forward import forward_bound, forward_search
 from .invariants import target_setup
 from .kernel import KERNEL_LOADING, KernelSearch
@@ -26,6 +26,7 @@ from .options import STONES, ReverseRequest, corner_of
 from .proof import Engine, Proof, ProofKind, bound_proof
 from .sat_backend import SAT_SLICE, reverse_by_sat
 from .tables import JumpTables, mask_of
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Status
 
 KERNEL = "jump"
 """The compiled kernel of the reverse search (:data:`powertwo.solvers.kernels.KERNELS`)."""
@@ -111,7 +112,7 @@ def census_verdict(board: Board, start: Sequence[NodeId], targets: Sequence[Node
             return None
         if found is not None and start not in found:
             bound = len(start)
-            return ReverseAnswer(board=board, start=tuple(start), status="infeasible", bound=bound, engine="census",
+            return ReverseAnswer(board=board, start=tuple(start), status=INFEASIBLE, bound=bound, engine="census",
                                  proof=Proof(kind="census", bound=bound, engine="census"), positions_searched=0)
         if found is not None:
             return None
@@ -136,7 +137,7 @@ def _by_census_table(board: Board, request: ReverseRequest) -> ReverseAnswer:
     tables = JumpTables(board, symmetry=False)
     moves = [tables.chain_between(p, q) for p, q in zip(found.positions, found.positions[1:], strict=False)]
     bound = len(start) if found.moves is None else found.moves
-    return ReverseAnswer(board=board, start=tuple(start), status="infeasible" if found.moves is None else "optimal",
+    return ReverseAnswer(board=board, start=tuple(start), status=INFEASIBLE if found.moves is None else OPTIMAL,
                          bound=bound, engine="census-table", moves=moves_of(moves),
                          proof=Proof(kind="fewest-moves table", bound=bound, engine="census-table") if bound else None,
                          positions_searched=found.searched, note=found.how)
@@ -157,16 +158,16 @@ def _time_left(deadline: float | None) -> float | None:
 def _not_run(board: Board, start: Sequence[NodeId], bound: int, engine: Engine, stopped: str) -> ReverseAnswer:
     """Status ``unknown`` when the set-up used up the whole time limit or Ctrl-C came during it:
     ``bound`` is the admissible bound."""
-    return ReverseAnswer(board=board, start=tuple(start), status="unknown", bound=bound, engine=engine,
+    return ReverseAnswer(board=board, start=tuple(start), status=UNKNOWN, bound=bound, engine=engine,
                          proof=bound_proof(bound, bound, engine), positions_searched=0, stopped=stopped)
 
 
 def _status(has_moves: bool, proven: bool, infeasible: bool) -> Status:
     if infeasible:
-        return "infeasible"
+        return INFEASIBLE
     if not has_moves:
-        return "unknown"
-    return "optimal" if proven else "feasible"
+        return UNKNOWN
+    return OPTIMAL if proven else FEASIBLE
 
 
 def _by_kernel(board: Board, request: ReverseRequest, deadline: float | None, progress: Progress) -> ReverseAnswer:

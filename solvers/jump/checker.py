@@ -20,12 +20,13 @@ from ..registry import CheckReport
 from ..schemas import FREE_TEXT_PROOF
 from .backends import KERNEL, forward_answer
 from .engine import ReverseSearch
-from .files import FORWARD_FIELDS, REVERSE_FIELDS, STATUSES, Status
+from .files import FORWARD_FIELDS, REVERSE_FIELDS
 from .kernel import EXHAUSTED, FOUND, KernelSearch
 from .kernel import chains as kernel_chains
 from .options import FORWARD, REVERSE, STONES, labels, node_in, read_position
 from .proof import ENGINES, INFEASIBLE_ONLY, KINDS_BY_ENGINE, PROOF_FIELDS, PROOF_KINDS, Engine, Proof
 from .replay import node_field, parse_chains, replay_forward, replay_reverse
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN, Status
 
 
 # ---------------------------------------------------------------------------- forward
@@ -141,7 +142,7 @@ def _answer_faults(board: Board, claims: _Claims, occ: set[NodeId]) -> list[str]
     """The moves, status, objective and bound against the replay and against each other (the first
     fault only)."""
     status, objective, bound, n = claims.status, claims.objective, claims.bound, len(claims.moves)
-    if status in ("infeasible", "unknown"):
+    if status in (INFEASIBLE, UNKNOWN):
         if n:
             return [f"status {status} but the file gives {counted(n, 'move')}"]
         if objective is not None:
@@ -156,11 +157,11 @@ def _answer_faults(board: Board, claims: _Claims, occ: set[NodeId]) -> list[str]
         return [f"objective {objective} does not match the {counted(n, 'move')} given"]
     if bound is not None and bound > n:
         return [f"bound {bound} exceeds the {counted(n, 'move')} found"]
-    if status == "optimal" and bound is None:
+    if status == OPTIMAL and bound is None:
         return ["status optimal without a bound"]
-    if status == "optimal" and bound != n:
+    if status == OPTIMAL and bound != n:
         return [f"status optimal but the bound {bound} is below the {counted(n, 'move')} found"]
-    if status == "feasible" and bound == n:
+    if status == FEASIBLE and bound == n:
         return [f"status feasible with bound {bound} equal to the objective: that is optimal"]
     return []
 
@@ -179,7 +180,7 @@ def _proof_faults(claims: _Claims) -> list[str]:
     if proof.kind not in KINDS_BY_ENGINE[proof.engine]:
         return [f"proof kind '{proof.kind}': the {proof.engine} engine gives no such proof (it gives "
                 + ", ".join(f"'{k}'" for k in KINDS_BY_ENGINE[proof.engine]) + ")"]
-    if proof.kind in INFEASIBLE_ONLY and claims.status != "infeasible":
+    if proof.kind in INFEASIBLE_ONLY and claims.status != INFEASIBLE:
         return [f"proof kind '{proof.kind}' shows only that no finish exists, but the status is {claims.status}"]
     return []
 
@@ -206,7 +207,7 @@ def _proven(board: Board, claims: _Claims, reprove: bool) -> tuple[str, str]:
     """(fault, "") or ("", note): the proof recomputed (admissible bound, position classes and
     pagodas) or re-proved by the checker's own search; without a proof, the claim itself re-proved."""
     proof, status, bound = claims.proof, claims.status, claims.bound
-    if proof is None and status != "infeasible":
+    if proof is None and status != INFEASIBLE:
         if bound is None:
             return "", f"status {status}; no bound claimed"
         if bound <= (1 if len(claims.start) > 1 else 0):
@@ -245,10 +246,10 @@ def _reprove(board: Board, claims: _Claims) -> tuple[str, str]:
     kernel is not ready (:mod:`powertwo.solvers.kernels`), a note says the claim was not re-proved."""
     start, targets, status, bound = claims.start, claims.targets, claims.status, claims.bound
     engine = "kernel" if board.size <= 64 else "Python engine"
-    if board.size <= 64 and not kernels.ready(KERNEL) and (status == "infeasible" or (bound or 0) > 1):
+    if board.size <= 64 and not kernels.ready(KERNEL) and (status == INFEASIBLE or (bound or 0) > 1):
         return "", (f"status {status}" + ("" if bound is None else f", bound {bound}")
                     + f": not re-proved now ({kernels.not_ready_note(KERNEL).split(':')[0]})")
-    if status == "infeasible":
+    if status == INFEASIBLE:
         if board.size <= 64:
             ks = KernelSearch(board, start, targets=targets)
             if not ks.setup.targets:
@@ -269,7 +270,7 @@ def _reprove(board: Board, claims: _Claims) -> tuple[str, str]:
     else:
         moves = ReverseSearch(board, start, targets=targets).run(max_moves=budget).moves
     if moves is not None:
-        claim = "status optimal" if status == "optimal" else f"bound {bound}"
+        claim = "status optimal" if status == OPTIMAL else f"bound {bound}"
         finish = counted(moves, "move")
         verb = "suffices" if moves == 1 else "suffice"
         return f"{claim} but {finish} {verb}: the checker found a finish in {finish}", ""

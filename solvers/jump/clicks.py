@@ -24,6 +24,7 @@ from ..registry import SolutionError, board_fields
 from .options import FORWARD, REVERSE, STONES
 from .replay import parse_chains, replay_forward, replay_reverse
 from .tables import JumpTables
+from ..status import FEASIBLE, UNKNOWN
 
 Chain = tuple[NodeId, tuple[NodeId, ...]]
 
@@ -69,7 +70,7 @@ class JumpClicks:
         if self.puzzle == FORWARD:
             return {"puzzle": FORWARD, **board_fields(board), "corner": origin, "steps": chains}
         return {"puzzle": REVERSE, **board_fields(board), "position": sorted(origin), "moves": chains,
-                "status": "feasible" if self.finished else "unknown",
+                "status": FEASIBLE if self.finished else UNKNOWN,
                 "objective": len(chains) if self.finished else None}
 
 

@@ -7,7 +7,7 @@ form, the one place an answer file is written from. A forward answer file::
 A reverse answer file::
 
     {"puzzle": "jump-reverse", "board", "board_fingerprint", "position": [start nodes],
-     "moves": [{"from": node, "jumps": [landings]}], "status": "optimal"|"feasible"|"infeasible"|"unknown",
+     "moves": [{"from": node, "jumps": [landings]}], "status" (a Status),
      "objective": moves or null, "bound": proven lower bound, "engine": "kernel"|"python"|"sat"|"census"|"census-table",
      "proof": {"kind", "bound", "engine"} or null, "positions_searched", "answers", "workers", "note",
      "stopped", "target", "seed", "chain_steps", "seconds"}
@@ -22,7 +22,7 @@ in ``results/timings.json``), so a rerun writes them byte for byte the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence, get_args
+from typing import Any, Sequence
 
 from powertwo.boards import Board, NodeId
 
@@ -30,9 +30,8 @@ from ..fields import board_fields
 from .forward import ForwardStep, forward_final
 from .options import FORWARD, REVERSE
 from .proof import Engine, Proof
+from ..status import FEASIBLE, OPTIMAL, Status
 
-Status = Literal["optimal", "feasible", "infeasible", "unknown"]
-STATUSES: tuple[Status, ...] = get_args(Status)
 Move = tuple[NodeId, tuple[NodeId, ...]]
 """A reverse move: the node of the stone that moves, and its landings in order."""
 
@@ -106,7 +105,7 @@ class ReverseAnswer:
     @property
     def objective(self) -> int | None:
         """The answer's moves (None without an answer)."""
-        return len(self.moves) if self.status in ("optimal", "feasible") else None
+        return len(self.moves) if self.status in (OPTIMAL, FEASIBLE) else None
 
     def to_json(self, timings: bool = True) -> dict[str, Any]:
         """The answer file; without ``timings`` (:data:`RUN_TIMES`) nothing in it depends on the run's

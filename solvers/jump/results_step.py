@@ -20,9 +20,10 @@ from ..registry import Progress, ResultRow, SolutionError
 from .backends import forward_answer, reverse_answer
 from .drawing import diagram_forward, diagram_reverse
 from .engine import ReverseSearch
-from .files import STATUSES, ForwardAnswer, ReverseAnswer, Status
+from .files import ForwardAnswer, ReverseAnswer
 from .options import FORWARD, REVERSE, ReverseRequest
 from .sat_backend import SAT_CONFLICT_LIMIT
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN, Status
 
 PYTHON_ENGINE_NODES = 400_000_000
 """Positions the pure-Python engine may search when the results job has it re-derive the default
@@ -108,10 +109,10 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two", ben
                  f"{ref.nodes:,} positions, {timings['python engine']} s")
         if ref.proven and ref.positions is not None and len(ref.positions) - 1 == rev.objective:
             agree.append("python engine")
-    if sat.status == "optimal" and rev.status == "optimal" and sat.objective != rev.objective:
+    if sat.status == OPTIMAL and rev.status == OPTIMAL and sat.objective != rev.objective:
         raise SolutionError(f"{REVERSE} on {board.name}: the backends disagree: search {rev.objective}, "
                             f"sat {sat.objective}")
-    if sat.status == "optimal" and sat.objective == rev.objective:
+    if sat.status == OPTIMAL and sat.objective == rev.objective:
         agree.append("sat")
     rows.append(ResultRow(puzzle=REVERSE, variant="from the forward answer", optimum=str(rev.objective),
                           status=f"{rev.status} (bound {rev.bound})", backends=", ".join(agree),
@@ -126,7 +127,7 @@ def sat_summary(answer: ReverseAnswer) -> str:
     """The SAT backend's answer in words, e.g. "optimal 3 moves (bound 3)" or "no answer (1,000,000
     conflicts spent) (bound 1)"."""
     if answer.objective is None:
-        why = "proven: no finish" if answer.status == "infeasible" else f"no answer ({answer.stopped or 'none'})"
+        why = "proven: no finish" if answer.status == INFEASIBLE else f"no answer ({answer.stopped or 'none'})"
         return f"{why} (bound {answer.bound})"
     tail = f", {answer.stopped}" if answer.stopped else ""
     return f"{answer.status} {counted(answer.objective, 'move')} (bound {answer.bound}{tail})"
@@ -137,12 +138,12 @@ def agrees_with_optimum(status: str, objective: int | None, bound: int, optimum:
     ``optimal`` equals it, ``feasible`` brackets it (bound <= optimum <= answer), ``infeasible``
     only where there is none, ``unknown`` with a bound not above it."""
     if optimum is None:
-        return status in ("infeasible", "unknown")
-    if status == "optimal":
+        return status in (INFEASIBLE, UNKNOWN)
+    if status == OPTIMAL:
         return objective == bound == optimum
-    if status == "feasible":
+    if status == FEASIBLE:
         return objective is not None and bound <= optimum <= objective
-    return status == "unknown" and bound <= optimum
+    return status == UNKNOWN and bound <= optimum
 
 
 def bench_half(seed: int) -> str:

@@ -15,6 +15,7 @@ from .engine import ReverseSearch
 from .files import ReverseAnswer, moves_of
 from .proof import Proof, bound_proof
 from .tables import nodes_of
+from ..status import INFEASIBLE, OPTIMAL, UNKNOWN
 
 SAT_SOLVER = "cadical195"
 SAT_CONFLICT_LIMIT = 1_000_000
@@ -35,7 +36,7 @@ def reverse_by_sat(board: Board, start: Sequence[NodeId], budget: Budget, target
     budget (time, conflicts, Ctrl-C) runs out."""
     rs = ReverseSearch(board, start, targets=targets, pagodas=False)
     if not rs.targets:
-        return ReverseAnswer(board=board, start=tuple(start), status="infeasible", bound=len(start), engine="sat",
+        return ReverseAnswer(board=board, start=tuple(start), status=INFEASIBLE, bound=len(start), engine="sat",
                              proof=Proof(kind="position classes and pagodas", bound=len(start), engine="sat"))
     steps = len(start) - 1
     floor = bound = max(1, rs.lower_bound(rs.start, rs.targets)) if steps else 0
@@ -53,12 +54,12 @@ def reverse_by_sat(board: Board, start: Sequence[NodeId], budget: Budget, target
         budget.interrupted = True
     proof = bound_proof(bound, floor, "sat")
     if plan is not None:
-        return ReverseAnswer(board=board, start=tuple(start), status="optimal", bound=len(plan), engine="sat",
+        return ReverseAnswer(board=board, start=tuple(start), status=OPTIMAL, bound=len(plan), engine="sat",
                              moves=moves_of(plan), proof=proof)
     if bound > steps:
-        return ReverseAnswer(board=board, start=tuple(start), status="infeasible", bound=bound, engine="sat",
+        return ReverseAnswer(board=board, start=tuple(start), status=INFEASIBLE, bound=bound, engine="sat",
                              proof=proof)
-    return ReverseAnswer(board=board, start=tuple(start), status="unknown", bound=bound, engine="sat", proof=proof,
+    return ReverseAnswer(board=board, start=tuple(start), status=UNKNOWN, bound=bound, engine="sat", proof=proof,
                          stopped=budget.reason if budget.spent else "")
 
 

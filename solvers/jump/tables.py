@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable
 
 from powertwo.boards import Board, NodeId
 
+from ..progress import Progress as Progress
 from ..bitsets import Mask as Mask, mask_of as mask_of, nodes_of as nodes_of  # the jump modules read them here
-
-Progress = Callable[[str], None]
 
 CHUNK = 12  # bits per lookup table in symmetry images and pagoda sums
 PERIMETER_STONES = 20

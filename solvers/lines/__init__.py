@@ -9,7 +9,7 @@ The work is split by job, one module each:
 - :mod:`.backends`: the CP-SAT and SAT backends, and the DRAT certificate of an optimum;
 - :mod:`.answers`: every optimal answer, and the canonical one;
 - :mod:`.files`: the typed result, the solution file, the diagram;
-- :mod:`.checker`: the checker (every field verified or refused);
+- :mod:`.checker`: the checker (every field verified or refused); :mod:`.live`: the workbench's live check;
 - :mod:`.table`: Two by Two's optimum for every stone count, and its plot;
 - :mod:`.results_step`: the part of ``make results``;
 - :mod:`.export`: DIMACS, WCNF, CP-SAT protobuf and GraphML.
@@ -28,17 +28,20 @@ from powertwo.boards.outfile import write_text
 
 from ..fields import SolutionError, seconds_value
 from .answers import MAX_ANSWERS, Answers, enumerate_cpsat, enumerate_sat
-from .backends import BACKENDS, STATUSES, Outcome, certify, run, solve_cpsat, solve_sat
+from .backends import BACKENDS, Outcome, certify, run, solve_cpsat, solve_sat
 from .checker import CHECK_TIME_LIMIT, check, confirmed, confirmed_answers, confirmed_by_sat
 from .export import EXPORT_FORMATS, export_text
 from .files import LineResult, answer_fields, diagram, dumps
+from .live import live_check
 from .results_step import results
 from .table import count_table
 from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
 from ..registry import (
-    Clicks, Progress, Puzzle, PuzzlePage, ResultRow, SolveOption, Steps, Verdict, no_progress, register_puzzle,
+    Clicks, Option, Progress, Puzzle, PuzzlePage, ResultRow, Steps, Verdict, no_progress, register_puzzle,
     time_limit_option,
 )
+from ..schemas import LineAnswer
+from ..status import OPTIMAL, STATUSES
 
 __all__ = [
     "BACKENDS", "CHECK_TIME_LIMIT", "EXPORT_FORMATS", "MAX_ANSWERS", "STATUSES", "STONES", "VARIANTS", "Answers",
@@ -71,7 +74,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
     progress(f"{var.name}: solving with {backend}")
     outcome = run(board, var, backend, stones=limit, symmetry=symmetry, time_limit=time_limit, progress=progress)
     answers = None
-    if all_solutions and outcome.status == "optimal" and outcome.objective is not None:
+    if all_solutions and outcome.status == OPTIMAL and outcome.objective is not None:
         progress(f"{var.name}: enumerating the optimal answers")
         enum = enumerate_cpsat if backend == "cp-sat" else enumerate_sat
         answers = enum(board, var, outcome.objective, stones=limit, symmetry=symmetry)
@@ -107,44 +110,55 @@ def _results_hook(*names: str) -> Callable[[Path, Progress], list[ResultRow]]:
     return hook
 
 
-OPTIONS = ("backend", "time_limit", "all_solutions", "symmetry", "proof", "stones")
-TWO_BY_TWO_OPTIONS = ("strict", "at_most", "table")
 CLICKS = Clicks("toggle", "click a node to put a stone on it, click it again to take the stone off", "stones",
                 "check")
-PAGE_OPTIONS = (
-    SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
+AT_MOST_STONES = Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
+                        words=("unlimited",),
+                        help=f"At most N stones, a number or 'unlimited' (default {STONES}).")
+OPTIONS = (
+    Option("backend", "backend", "choice", "cp-sat", choices=BACKENDS, recorded=True),
     time_limit_option(),
-    SolveOption("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
-                words=("unlimited",)),
-    SolveOption("symmetry", "symmetry breaking", "bool", True),
-    SolveOption("all_solutions", "every optimal answer", "bool", False),
+    Option("symmetry", "symmetry breaking", "bool", True, help="Symmetry breaking (on by default)."),
+    Option("all_solutions", "every optimal answer", "bool", False, flag="all", help="Enumerate every optimal answer."),
+    Option("proof", "DRAT proof", "output", None, page=False,
+           help="sat backend: write the DRAT proof of the last call (beside the --out file)."),
 )
-"""The solve options a page offers (``proof`` writes a file: the command line's alone)."""
-STRICT = SolveOption("strict", "strict: every line holds 0 or 2", "bool", False)
-AT_MOST = SolveOption("at_most", "at most: the stones are a limit (the earlier reading)", "bool", False)
+"""The solve options of every line puzzle, besides its ``stones`` (``proof`` writes a file: the
+command line's alone)."""
+TWO_BY_TWO_OPTIONS = (
+    Option("stones", "stone limit", "int", STONES, minimum=0, maximum=999_999_999, unit="stones",
+           words=("unlimited",), help=f"Exactly N stones (default {STONES}); with --at-most, at most N."),
+    Option("strict", "strict: every line holds 0 or 2", "bool", False, recorded=True,
+           help="Every line holds 0 or 2 stones."),
+    Option("at_most", "at most: the stones are a limit (the earlier reading)", "bool", False,
+           help="--stones N is an upper bound (the earlier reading), not the exact count."),
+    Option("table", "the optimum for every stone count", "bool", False, page=False,
+           help="The optimum for every stone count 0..nodes (--time-limit: CP-SAT work seconds per count, "
+                "default 20, the same answer on every machine)."),
+)
 
 
 def page(name: str, goal: str, reached: str) -> PuzzlePage:
     """The workbench's description of a line puzzle: stones toggled by clicks, checked live;
     ``reached`` is what a complete answer's stones do."""
     var = variant(name)
-    strict = (STRICT, AT_MOST) if any(v.puzzle == name and v.strict for v in VARIANTS.values()) else ()
     return PuzzlePage(
         goal=goal, clicks=CLICKS,
         verdict=Verdict(("invalid", "valid, not optimal", "valid, optimal"),
                         ("objective", "optimum", "bad_lines", "line_counts"), var.unit, var.sense),
-        steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json",
-        options=PAGE_OPTIONS + strict)
+        steps=Steps("stones", "{stones} stones", reached), committed=f"{name}.json")
 
 
-for _name, _title, _order, _names, _extra, _goal, _reached in (
-        ("one-by-one", "One by One", 10, ("one-by-one",), (),
+for _name, _title, _order, _names, _options, _goal, _reached in (
+        ("one-by-one", "One by One", 10, ("one-by-one",), OPTIONS[:2] + (AT_MOST_STONES,) + OPTIONS[2:],
          "the fewest stones with exactly one stone on every line", "every line holds exactly one stone"),
-        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",), (),
+        ("line-cover", "Line cover (One by One relaxed)", 11, ("line-cover",),
+         OPTIONS[:2] + (AT_MOST_STONES,) + OPTIONS[2:],
          "the fewest stones with at least one stone on every line", "every line holds at least one stone"),
         ("two-by-two", "Two by Two", 12, tuple(n for n in VARIANTS if n.startswith("two-by-two")),
-         TWO_BY_TWO_OPTIONS, f"all {STONES} stones, the most lines holding exactly two",
-         "the most lines hold exactly two")):
+         OPTIONS[:2] + TWO_BY_TWO_OPTIONS[:1] + OPTIONS[2:] + TWO_BY_TWO_OPTIONS[1:],
+         f"all {STONES} stones, the most lines holding exactly two", "the most lines hold exactly two")):
     register_puzzle(Puzzle(name=_name, title=_title, solve=_solve_hook(_name), check=check, diagram=diagram,
-                           results=_results_hook(*_names), options=OPTIONS + _extra, order=_order, reads_files=True,
-                           draw_options=("names", "all_answers"), page=page(_name, _goal, _reached)))
+                           results=_results_hook(*_names), options=_options, order=_order, reads_files=True,
+                           draw_options=("names", "all_answers"), answer=LineAnswer,
+                           page=page(_name, _goal, _reached), live_check=live_check))

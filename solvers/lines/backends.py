@@ -21,9 +21,9 @@ from ..fields import SolutionError
 from .variants import STONES, Variant
 from ..registry import Progress, no_progress
 from ..satcall import Budget, cpsat_sigint, sat_call
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Status
 
 BACKENDS = ("cp-sat", "sat")
-STATUSES = ("optimal", "feasible", "infeasible", "unknown")
 SEARCH_SOLVER = "cadical195"
 
 
@@ -32,7 +32,7 @@ class Outcome:
     """What one backend found: status, objective (None if no answer), bound, the stones,
     seconds, and whether Ctrl-C ended the search."""
 
-    status: str
+    status: Status
     objective: int | None
     bound: int | None
     stones: tuple[NodeId, ...]
@@ -66,12 +66,12 @@ def solve_cpsat(board: Board, var: Variant, *, stones: int = STONES, symmetry: b
         value = var.objective(board, chosen)
         raw = solver.best_objective_bound
         bound = int(-(-raw // 1)) if var.sense == "min" else int(raw // 1)
-        name = "optimal" if status == cp_model.OPTIMAL else "feasible"
-        return Outcome(name, value, value if name == "optimal" else bound, chosen, seconds,
-                       interrupted=name == "feasible" and stopped_early)
+        name: Status = OPTIMAL if status == cp_model.OPTIMAL else FEASIBLE
+        return Outcome(name, value, value if name == OPTIMAL else bound, chosen, seconds,
+                       interrupted=name == FEASIBLE and stopped_early)
     if status == cp_model.INFEASIBLE:
-        return Outcome("infeasible", None, None, (), seconds)
-    return Outcome("unknown", None, None, (), seconds, interrupted=stopped_early)
+        return Outcome(INFEASIBLE, None, None, (), seconds)
+    return Outcome(UNKNOWN, None, None, (), seconds, interrupted=stopped_early)
 
 
 def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: bool = True,
@@ -88,7 +88,7 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
     pool = IDPool(start_from=cnf.top + 1)
     hard = without_empty(cnf.hard(symmetry), pool)
     best: tuple[int, tuple[NodeId, ...]] | None = None
-    status = "unknown"
+    status: Status = UNKNOWN
     with Solver(name=SEARCH_SOLVER, bootstrap_with=hard) as solver:
         totalizer = ITotalizer(lits=list(cnf.costs), ubound=len(cnf.costs), top_id=pool.top)
         solver.append_formula(totalizer.cnf.clauses)
@@ -98,7 +98,7 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
                 if answer is None:
                     break
                 if not answer:
-                    status = "infeasible" if best is None else "optimal"
+                    status = INFEASIBLE if best is None else OPTIMAL
                     break
                 model = set(lit for lit in solver.get_model() if lit > 0)
                 chosen = tuple(v for v in board.nodes if cnf.stones[v] in model)
@@ -107,20 +107,20 @@ def solve_sat(board: Board, var: Variant, *, stones: int = STONES, symmetry: boo
                 best = (cost, chosen)
                 progress(f"sat: objective {cnf.objective(cost)}")
                 if cost == 0:
-                    status = "optimal"
+                    status = OPTIMAL
                     break
                 solver.add_clause([-totalizer.rhs[cost - 1]])
         except KeyboardInterrupt:  # Ctrl-C between two SAT calls
             budget.interrupted = True
-            status = "unknown"
+            status = UNKNOWN
         totalizer.delete()
     seconds = time.perf_counter() - started
     if best is None:
         return Outcome(status, None, None, (), seconds, budget.interrupted)
     value = cnf.objective(best[0])
-    if status == "optimal":
-        return Outcome("optimal", value, value, best[1], seconds)
-    return Outcome("feasible", value, cnf.objective(0), best[1], seconds, budget.interrupted)
+    if status == OPTIMAL:
+        return Outcome(OPTIMAL, value, value, best[1], seconds)
+    return Outcome(FEASIBLE, value, cnf.objective(0), best[1], seconds, budget.interrupted)
 
 
 def run(board: Board, var: Variant, backend: str, **kw: Any) -> Outcome:
@@ -139,7 +139,7 @@ def certificate_claim(board: Board, var: Variant, status: str, objective: int | 
     the refuted formula demands (None: "any answer at all"). The at-most readings keep the words
     of the certificates made before Two by Two placed an exact count, so those stay valid."""
     placed = f"exactly {stones} stones" if var.exact_stones else f"at most {stones} stones"
-    if status == "infeasible":
+    if status == INFEASIBLE:
         return f"{var.family} has no answer on board {board.name} ({placed})", None
     assert objective is not None
     better = objective - 1 if var.sense == "min" else objective + 1
@@ -176,7 +176,7 @@ def certify(board: Board, var: Variant, outcome: Outcome, stones: int = STONES) 
     """The DRAT certificate of an outcome's "no better answer" (or "no answer at all") claim,
     on the CNF without symmetry breaking; None when there is nothing to certify. The proof is
     CaDiCaL's, trimmed to the lemmas it needs (:func:`powertwo.solvers.certify.refute`)."""
-    if outcome.status not in ("optimal", "infeasible"):
+    if outcome.status not in (OPTIMAL, INFEASIBLE):
         return None
     claim, clauses, comments, top = certificate_clauses(board, var, outcome.status, outcome.objective, stones)
     return certify_unsat(clauses, claim, comments, top=top, trimmed=True)

@@ -20,11 +20,12 @@ from ..fields import (
     SolutionError, bool_field, choice_field, int_field, known_fields, node_ids, node_list, require, sibling_file,
 )
 from .answers import Answers, enumerate_cpsat, enumerate_sat
-from .backends import BACKENDS, STATUSES, Outcome, certificate_cnf, certify, run, solve_cpsat
+from .backends import BACKENDS, Outcome, certificate_cnf, certify, run, solve_cpsat
 from .files import file_variant
 from .table import check_table
 from .variants import STONES, Variant, stone_limit
 from ..registry import CheckReport
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN
 
 CHECK_TIME_LIMIT = 300.0
 """Seconds the checker's own solve may take: as long as ``powertwo check``'s own limit, since a
@@ -143,7 +144,7 @@ def check(data: Mapping[str, Any], board: Board, base: Path | None = None) -> Ch
     faults += _listed_line_faults(board, f, counts)
     notes: list[str] = []
     own = confirmed(board, f.var, f.limit)
-    if own.status in ("optimal", "infeasible"):
+    if own.status in (OPTIMAL, INFEASIBLE):
         _check_proven(data, board, f, own, value, base, faults, notes)
     else:
         _check_unproven(data, f, own, faults, notes)
@@ -154,7 +155,7 @@ def _stone_faults(board: Board, f: _File, stone_set: list[int], counts: list[int
     """Nodes listed twice, more stones than the limit, and every line that breaks the rule."""
     faults = [f"node {board.label(v)} is listed {f.stones.count(v)} times"
               for v in sorted({v for v in f.stones if f.stones.count(v) > 1})]
-    if f.status == "infeasible" and not stone_set:  # no answer given, so no line to fault
+    if f.status == INFEASIBLE and not stone_set:  # no answer given, so no line to fault
         return faults
     if len(stone_set) > f.limit and not f.var.exact_stones:
         faults.append(f"{len(stone_set)} stones, at most {f.limit} allowed")
@@ -171,21 +172,21 @@ def _claim_faults(f: _File, value: int) -> list[str]:
     """The status, objective and bound against the stones and against each other."""
     faults = []
     answer_given = bool(f.stones) or f.objective is not None
-    if f.status == "infeasible":
+    if f.status == INFEASIBLE:
         if answer_given:
             faults.append("claims infeasible, but lists an answer")
-    elif f.status == "unknown":
+    elif f.status == UNKNOWN:
         if answer_given:
             faults.append(f"claims status unknown, but gives an answer (objective {value}): "
                           "an answer found is at least feasible")
-    elif f.objective is None and f.status in ("optimal", "feasible"):
+    elif f.objective is None and f.status in (OPTIMAL, FEASIBLE):
         faults.append(f"claims status {f.status} without an objective (the stones give {value})")
     elif f.objective is not None and f.objective != value:
         faults.append(f"claims objective {f.objective}, the stones give {value}")
-    if f.bound is not None and f.objective is not None and f.status in ("optimal", "feasible"):
-        if f.status == "optimal" and f.bound != f.objective:
+    if f.bound is not None and f.objective is not None and f.status in (OPTIMAL, FEASIBLE):
+        if f.status == OPTIMAL and f.bound != f.objective:
             faults.append(f"claims status optimal, but bound {f.bound} differs from objective {f.objective}")
-        elif f.status == "feasible" and f.bound == f.objective:
+        elif f.status == FEASIBLE and f.bound == f.objective:
             faults.append(f"claims status feasible with bound {f.bound} equal to the objective: that is optimal")
         elif f.var.better(f.bound, f.objective) is False and f.bound != f.objective:
             word = "lower" if f.var.sense == "min" else "upper"
@@ -208,12 +209,12 @@ def _listed_line_faults(board: Board, f: _File, counts: list[int]) -> list[str]:
 
 def _check_unproven(data: Mapping[str, Any], f: _File, own: Outcome, faults: list[str], notes: list[str]) -> None:
     """The checker's own solve proved nothing in its time: the claims that need a proof are faults."""
-    needs_proof = f.status in ("optimal", "infeasible") or any(
+    needs_proof = f.status in (OPTIMAL, INFEASIBLE) or any(
         k in data for k in ("optimal_answers", "certificate", "backends_agreeing", "answers_up_to_symmetry"))
     if needs_proof:
         faults.append(f"cannot confirm the claims: the checker's cp-sat solve ended {own.status} "
                       f"after {CHECK_TIME_LIMIT:g} s")
-    if f.bound is not None and own.status == "feasible":
+    if f.bound is not None and own.status == FEASIBLE:
         _check_bound(f.var, own, f.bound, faults, notes)
 
 
@@ -221,20 +222,20 @@ def _check_proven(data: Mapping[str, Any], board: Board, f: _File, own: Outcome,
                   faults: list[str], notes: list[str]) -> None:
     """The claims against the checker's proven optimum (or infeasibility): status, bound, each
     backend's record, the answer counts and the certificate."""
-    opt = own.objective if own.status == "optimal" else None
-    if f.status == "infeasible" or own.status == "infeasible":
-        if f.status == "infeasible" and own.status == "infeasible":
+    opt = own.objective if own.status == OPTIMAL else None
+    if f.status == INFEASIBLE or own.status == INFEASIBLE:
+        if f.status == INFEASIBLE and own.status == INFEASIBLE:
             notes.append("infeasibility confirmed by cp-sat")
-        elif own.status == "infeasible":
+        elif own.status == INFEASIBLE:
             faults.append("cp-sat proves the puzzle has no answer on this board")
         else:
             faults.append(f"claims infeasible, but cp-sat finds an answer with objective {own.objective}")
-    elif f.status == "optimal":
+    elif f.status == OPTIMAL:
         if value == opt:
             notes.append(f"optimality confirmed by cp-sat: the optimum is {opt}")
         else:
             faults.append(f"claims optimal, but cp-sat proves the optimum is {opt} (the stones give {value})")
-    elif f.status == "feasible" and value == opt and not faults:
+    elif f.status == FEASIBLE and value == opt and not faults:
         notes.append(f"the answer is in fact optimal: cp-sat proves the optimum is {opt}")
     if f.bound is not None:
         _check_bound(f.var, own, f.bound, faults, notes)
@@ -256,11 +257,11 @@ def _summary(board: Board, f: _File, own: Outcome, stone_set: list[int], value: 
             parts[0] += f", {var.rule.summary}"
     else:
         parts[0] += f", {var.rule.summary}"
-    if f.status == "optimal":
+    if f.status == OPTIMAL:
         parts.append(f"optimal (cp-sat proves {own.objective})")
-    elif f.status == "infeasible":
+    elif f.status == INFEASIBLE:
         parts.append("infeasible (cp-sat proves it)")
-    elif own.status == "optimal":
+    elif own.status == OPTIMAL:
         parts.append(f"{f.status or 'no status'} (the optimum is {own.objective}, cp-sat proves it)")
     else:
         parts.append(f"{f.status or 'no status'} (the checker's cp-sat solve did not prove the optimum "
@@ -310,7 +311,7 @@ def _check_backends(data: Mapping[str, Any], board: Board, f: _File, faults: lis
         if name not in agreeing and record is None:
             continue
         theirs = confirmed_by(board, f.var, f.limit, name)
-        if theirs.status not in ("optimal", "infeasible"):
+        if theirs.status not in (OPTIMAL, INFEASIBLE):
             faults.append(f"cannot confirm backend {name}: the checker's {name} solve ended {theirs.status} "
                           f"after {CHECK_TIME_LIMIT:g} s")
             continue
@@ -329,7 +330,7 @@ def _check_backends(data: Mapping[str, Any], board: Board, f: _File, faults: lis
             if (status, objective) != (theirs.status, theirs.objective):
                 faults.append(f"field '{name}' says {status} {objective}, the checker's {name} solve ends "
                               f"{theirs.status} {theirs.objective}")
-            if "bound" in record and record["bound"] != theirs.bound and theirs.status == "optimal":
+            if "bound" in record and record["bound"] != theirs.bound and theirs.status == OPTIMAL:
                 faults.append(f"field '{name}.bound' is {record['bound']!r}, the proven optimum is {theirs.bound}")
 
 
@@ -407,8 +408,8 @@ def _check_certificate(data: Mapping[str, Any], board: Board, f: _File, own: Out
     proof_lines = int_field(cert_data, "proof_lines", cw, required=False, minimum=0)
     cnf_path = sibling_file(base, cert_data["cnf"], where, "certificate.cnf") if "cnf" in cert_data else None
     proof_path = sibling_file(base, cert_data["proof"], where, "certificate.proof") if "proof" in cert_data else None
-    if f.status not in ("optimal", "infeasible") or own.status != f.status or \
-            f.status == "optimal" and f.objective != own.objective:
+    if f.status not in (OPTIMAL, INFEASIBLE) or own.status != f.status or \
+            f.status == OPTIMAL and f.objective != own.objective:
         faults.append("gives a certificate, but its status is not a proven optimum or infeasibility")
         return
     own_claim, own_cnf = claim_cnf(board, f.var, f.limit, own.status, own.objective)

@@ -1,7 +1,7 @@
 """Line-puzzle solution files: the typed result (:class:`LineResult`), its JSON form, and its
 diagram. A solution file is::
 
-    {"puzzle", "board", "backend", "status": "optimal"|"feasible"|"infeasible"|"unknown",
+    {"puzzle", "board", "backend", "status" (a :data:`~powertwo.solvers.status.Status`),
      "objective", "bound", "stones": [node ids], "lines_with_two": [line texts] (two-by-two),
      "strict", "stones_rule": "exactly"|"at most" (two-by-two), "seconds" (solve only; result files
      keep timings apart), ...}

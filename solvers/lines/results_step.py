@@ -25,6 +25,7 @@ from .files import LineResult, diagram, dumps
 from .table import BOOKLET_LINES, check_table, count_table, table_figure
 from .variants import VARIANTS, Variant
 from ..registry import Progress, ResultRow
+from ..status import OPTIMAL, PROVEN
 
 NOT_ENUMERATED = frozenset({"two-by-two"})
 """Variants whose optimal answers are too many to enumerate in the job (Two by Two, all 32 stones)."""
@@ -43,9 +44,9 @@ def result(board: Board, var: Variant, progress: Progress, out: Path | None = No
     progress(f"{var.name}: sat {sat.status} {sat.objective} in {sat.seconds:.2f} s")
     answers = agree = None
     stones = cp.stones
-    if cp.status == "optimal" and cp.objective is not None and var.name in NOT_ENUMERATED:
+    if cp.status == OPTIMAL and cp.objective is not None and var.name in NOT_ENUMERATED:
         stones = board.canonical(sat.stones if sat.objective == cp.objective else cp.stones)
-    elif cp.status == "optimal" and cp.objective is not None:
+    elif cp.status == OPTIMAL and cp.objective is not None:
         answers = enumerate_cpsat(board, var, cp.objective)
         by_sat = enumerate_sat(board, var, cp.objective)
         agree = (answers.total, answers.representatives) == (by_sat.total, by_sat.representatives)
@@ -81,7 +82,7 @@ def committed_certificate(out: Path, board: Board, var: Variant, outcome: Outcom
     takes CaDiCaL minutes, and checking it a good part of that (``timings.json``: proof, proof check), so a
     rerun of ``make results`` re-checks the committed proof; CaDiCaL is deterministic, so a run
     without the files writes the same bytes. Delete a variant's ``.drat`` file to have it made again."""
-    if outcome.status not in ("optimal", "infeasible"):
+    if outcome.status not in PROVEN:
         return None
     claim, cnf = certificate_cnf(board, var, outcome.status, outcome.objective)
     for names in (certificate_files(var, ""), certificate_files(var, "x" * (GZIPPED + 1))):

@@ -30,8 +30,8 @@ from powertwo.boards import Board, NodeId
 from ..fields import SolutionError, board_fields, choice_field, known_fields, node_ids, require
 from ..registry import CheckReport, Progress, no_progress
 from ..satcall import cpsat_sigint
-from .backends import STATUSES
 from .variants import Variant
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN
 
 TABLE_WORK = 20.0
 """Deterministic seconds of CP-SAT work per stone count, the default of ``--table``."""
@@ -88,7 +88,7 @@ class CountTable:
 
     @property
     def proven(self) -> int:
-        return sum(1 for row in self.rows if row.status in ("optimal", "infeasible"))
+        return sum(1 for row in self.rows if row.status in (OPTIMAL, INFEASIBLE))
 
 
 def solve_count(board: Board, var: Variant, stones: int, *, work: float = TABLE_WORK, symmetry: bool = True) -> Row:
@@ -109,12 +109,12 @@ def solve_count(board: Board, var: Variant, stones: int, *, work: float = TABLE_
         answer = tuple(v for v in board.nodes if solver.boolean_value(x[v]))
         value = var.objective(board, answer)
         if status == cp_model.OPTIMAL:
-            return Row(stones, "optimal", value, value, answer, seconds)
+            return Row(stones, OPTIMAL, value, value, answer, seconds)
         bound = max(value, int(solver.best_objective_bound // 1))
-        return Row(stones, "feasible", value, bound, answer, seconds, interrupted=stopped)
+        return Row(stones, FEASIBLE, value, bound, answer, seconds, interrupted=stopped)
     if status == cp_model.INFEASIBLE:
-        return Row(stones, "infeasible", None, None, (), seconds)
-    return Row(stones, "unknown", None, None, (), seconds, interrupted=stopped)
+        return Row(stones, INFEASIBLE, None, None, (), seconds)
+    return Row(stones, UNKNOWN, None, None, (), seconds, interrupted=stopped)
 
 
 _SOLVED: dict[tuple[Board, Variant, int, float], Row] = {}
@@ -184,7 +184,7 @@ def check_table(data: Mapping, board: Board) -> CheckReport:
     counts = [raw.get("stones") for raw in rows if isinstance(raw, Mapping)]
     if counts != list(range(len(rows))):
         faults.append(f"the table's rows are not the stone counts 0 to {len(rows) - 1} in order")
-    proven = sum(1 for raw in rows if isinstance(raw, Mapping) and raw.get("status") in ("optimal", "infeasible"))
+    proven = sum(1 for raw in rows if isinstance(raw, Mapping) and raw.get("status") in (OPTIMAL, INFEASIBLE))
     summary = (f"{len(rows)} stone counts, {proven} proven optimal (or infeasible), the rest bounds; every answer "
                f"and claim confirmed by cp-sat")
     return CheckReport(tuple(faults), (), summary if not faults else "")
@@ -204,27 +204,27 @@ def _row_faults(board: Board, var: Variant, raw: Any, k: int, work: float) -> li
     label = f"row {stones} stones"
     if len(set(answer)) != len(answer):
         faults.append(f"{label}: the answer lists a node twice")
-    if status in ("optimal", "feasible") and len(set(answer)) != stones:
+    if status in (OPTIMAL, FEASIBLE) and len(set(answer)) != stones:
         faults.append(f"{label}: the answer places {len(set(answer))} stones, not {stones}")
-    value = var.objective(board, answer) if status in ("optimal", "feasible") else None
+    value = var.objective(board, answer) if status in (OPTIMAL, FEASIBLE) else None
     if raw.get("objective") != value:
         faults.append(f"{label}: claims objective {raw.get('objective')}, the answer gives {value}")
     if faults:
         return faults
     own = confirmed_count(board, var, stones, work)
     bound = raw.get("bound")
-    if status in ("optimal", "infeasible") and own.status != status:
+    if status in (OPTIMAL, INFEASIBLE) and own.status != status:
         faults.append(f"{label}: claims {status}, the checker's cp-sat solve ends {own.status} "
                       f"(bound {own.bound}) within {work:g} work seconds")
-    elif status == "optimal" and own.objective != value:
+    elif status == OPTIMAL and own.objective != value:
         faults.append(f"{label}: claims optimal {value}, cp-sat proves {own.objective}")
-    elif status == "feasible":
-        proven = own.bound if own.status in ("optimal", "feasible") else None  # the least bound the checker has
+    elif status == FEASIBLE:
+        proven = own.bound if own.status in (OPTIMAL, FEASIBLE) else None  # the least bound the checker has
         if isinstance(bound, bool) or not isinstance(bound, int) or value is None or bound < value:
             faults.append(f"{label}: claims bound {bound!r}, below its own answer's {value} (or not a number)")
         elif proven is None or bound < proven:
             faults.append(f"{label}: claims bound {bound}, the checker's cp-sat solve proves only {proven}")
-    if status == "optimal" and bound != value:
+    if status == OPTIMAL and bound != value:
         faults.append(f"{label}: claims status optimal with bound {bound}, not its objective {value}")
     return faults
 
@@ -239,8 +239,8 @@ def table_figure(data: Mapping, board: Board) -> Any:
     var = table_variant(data)
     rows = [r for r in require(data, "table", list, "two-by-two table") if r.get("objective") is not None]
     fig, ax = plt.subplots(figsize=(9, 5.2), dpi=100)
-    proven = [(r["stones"], r["objective"]) for r in rows if r["status"] == "optimal"]
-    open_rows = [r for r in rows if r["status"] != "optimal"]
+    proven = [(r["stones"], r["objective"]) for r in rows if r["status"] == OPTIMAL]
+    open_rows = [r for r in rows if r["status"] != OPTIMAL]
     ax.plot(*zip(*proven, strict=True), "o-", color="#b2182b", ms=4, label="exactly N stones (proven optimum)")
     for r in open_rows:
         ax.plot([r["stones"]] * 2, [r["objective"], r["bound"]], "-", color="#b2182b", lw=3, alpha=0.4)
@@ -258,7 +258,7 @@ def table_figure(data: Mapping, board: Board) -> Any:
     at_32 = next((r for r in rows if r["stones"] == 32), None) if board.size > 32 else None
     if at_32 is not None:
         ax.axvline(32, color="grey", lw=1, ls=":")
-        ax.annotate(f"all 32 stones: {at_32['objective']}" + ("" if at_32["status"] == "optimal" else " (bound "
+        ax.annotate(f"all 32 stones: {at_32['objective']}" + ("" if at_32["status"] == OPTIMAL else " (bound "
                                                                  f"{at_32['bound']})"),
                     (32, at_32["objective"]), xytext=(34, at_32["objective"] + 2), fontsize=8,
                     arrowprops={"arrowstyle": "->", "color": "grey"})

@@ -12,16 +12,19 @@ solution file that it can recompute: it replays the record, and re-proves the cl
 The work is split by job: :mod:`.game` (names, supply, the record through the referee),
 :mod:`.backends` (both backends), :mod:`.score` (the score question), :mod:`.checker`,
 :mod:`.certificate` (the DRAT certificate of an optimum or of a score no game reaches),
-:mod:`.drawing` and :mod:`.results_step` (the part of ``make results``). This module
+:mod:`.live` (the workbench's live check), :mod:`.drawing` and :mod:`.results_step` (the part of
+``make results``). This module
 registers the puzzle and re-exports the names the tests and benchmarks use.
 """
 
 from __future__ import annotations
 
-from ..registry import Clicks, Puzzle, PuzzlePage, SolveOption, Steps, Verdict, register_puzzle, time_limit_option
+from ..registry import Clicks, Option, Puzzle, PuzzlePage, Steps, Verdict, register_puzzle, time_limit_option
+from ..schemas import ThatsMyLineAnswer
 from .certificate import certificate_cnf, certify_optimum, write_gzip
 from .checker import CHECK_TIME_LIMIT, FIELDS, STATUSES, bound_holds, check, max_record
 from .drawing import diagram
+from .live import live_check
 from .game import BACKENDS, GAME, PUZZLE, SAT_SOLVER, answer_record, legal_record, record_moves, replay, supply_of, \
     supply_text, trivial_bound, unfinished
 from .backends import optimal_splits, solve
@@ -43,11 +46,24 @@ register_puzzle(Puzzle(
     check=check,
     diagram=diagram,
     results=results,
-    options=("backend", "time_limit", "stones", "symmetry", "score", "proof"),
+    options=(
+        Option("backend", "backend", "choice", "cp-sat", choices=BACKENDS, recorded=True),
+        time_limit_option(),
+        Option("stones", "stones per side", "int", 16, minimum=0, maximum=999_999_999, unit="stones",
+               words=("unlimited",), help="Stones per side, a number or 'unlimited' (default 16)."),
+        Option("symmetry", "symmetry breaking", "bool", True, recorded=True, help="Symmetry breaking (on by default)."),
+        Option("score", "a game that ends Light:Dark (e.g. 19:16; empty: the most stones)", "text", None,
+               help="A legal game that ends with L Light and D Dark stones (19:16), or the proof that none does."),
+        Option("proof", "DRAT certificate", "output", None, page=False,
+               help="NAME.drat.gz, the DRAT certificate of the optimum or of a score no game reaches, its CNF "
+                    "beside it as NAME.cnf.gz (either backend)."),
+    ),
     order=30,
     reads_files=True,
     draw_options=("names",),
     record=answer_record,
+    answer=ThatsMyLineAnswer,
+    live_check=live_check,
     page=PuzzlePage(
         goal="play both sides of a legal game that ends with as many stones as possible",
         clicks=Clicks("alternate", "click a node to place the next stone, Light and Dark in turn; a side that "
@@ -56,13 +72,5 @@ register_puzzle(Puzzle(
                         ("objective", "optimum", "fault", "next", "pass", "to_move", "stones_view"), "stones", "max"),
         steps=Steps("moves", "{n} moves, {stones} stones", "the game is over"),
         committed="thats-my-line-16.json",
-        options=(
-            SolveOption("backend", "backend", "choice", "cp-sat", choices=BACKENDS),
-            time_limit_option(),
-            SolveOption("stones", "stones per side", "int", 16, minimum=0, maximum=999_999_999, unit="stones",
-                        words=("unlimited",)),
-            SolveOption("symmetry", "symmetry breaking", "bool", True),
-            SolveOption("score", "a game that ends Light:Dark (e.g. 19:16; empty: the most stones)", "text", None),
-        ),
     ),
 ))

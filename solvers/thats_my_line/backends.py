@@ -20,6 +20,7 @@ from ..satcall import Budget, cpsat_sigint, sat_call
 from .certificate import Claim, write_certificate
 from .game import BACKENDS, PUZZLE, SAT_SOLVER, game_fields, supply_of, supply_text, trivial_bound
 from .score import Score, certificate_paths, fitting_score
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN
 
 # ---------------------------------------------------------------------------- backends
 def _run_cp_sat(model: Any, time_limit: float | None) -> tuple[Any, Any]:
@@ -48,10 +49,10 @@ def _solve_cp_sat(board: Board, supply: Supply, time_limit: float | None, symmet
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.UNKNOWN):
         bound = min(bound, math.floor(solver.best_objective_bound + 1e-9))
     if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return {"status": "unknown" if code == cp_model.UNKNOWN else name.lower(), "final": None,
+        return {"status": UNKNOWN if code == cp_model.UNKNOWN else name.lower(), "final": None,
                 "bound": bound, "solver_status": name}
     final = final_from_values(board, lambda n: solver.boolean_value(cm.variables[n]))
-    out = {"status": "optimal" if code == cp_model.OPTIMAL else "feasible", "final": final,
+    out = {"status": OPTIMAL if code == cp_model.OPTIMAL else FEASIBLE, "final": final,
            "bound": bound, "solver_status": name}
     if code == cp_model.FEASIBLE and (time_limit is None or solver.wall_time < time_limit):
         out["stopped"] = "interrupted (Ctrl-C)"
@@ -69,13 +70,13 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
     calls: list[dict[str, Any]] = []
     final: FinalPosition | None = None
     bound = trivial_bound(board, supply)
-    status = "unknown"
+    status = UNKNOWN
     with Solver(name=SAT_SOLVER, bootstrap_with=sm.clauses) as solver:
         want = 0
         try:
             while True:
                 if want > len(sm.at_least):
-                    status = "optimal"  # no count above the number of nodes exists
+                    status = OPTIMAL  # no count above the number of nodes exists
                     bound = len(sm.at_least)
                     break
                 started = time.perf_counter()
@@ -83,10 +84,10 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
                 calls.append({"at_least": want, "answer": {True: "sat", False: "unsat", None: budget.reason}[answer],
                               "seconds": round(time.perf_counter() - started, 3)})
                 if answer is None:
-                    status = "feasible" if final is not None else "unknown"
+                    status = FEASIBLE if final is not None else UNKNOWN
                     break
                 if answer is False:
-                    status = "optimal" if final is not None else "infeasible"
+                    status = OPTIMAL if final is not None else INFEASIBLE
                     bound = want - 1
                     break
                 final = final_from_values(board, sm.value_reader(solver.get_model()))
@@ -94,7 +95,7 @@ def _solve_sat(board: Board, supply: Supply, time_limit: float | None, symmetry:
                 progress(f"sat: a legal game ends with {final.total} stones; asking for {want}")
         except KeyboardInterrupt:  # Ctrl-C between two SAT calls
             budget.interrupted = True
-            status = "feasible" if final is not None else "unknown"
+            status = FEASIBLE if final is not None else UNKNOWN
     out = {"status": status, "final": final, "bound": bound, "calls": calls, "sat_solver": SAT_SOLVER}
     if budget.interrupted:
         out["stopped"] = budget.reason
@@ -110,11 +111,11 @@ def _score_cp_sat(board: Board, supply: Supply, score: Score, time_limit: float 
 
     cm = cp_sat_model(board, supply, symmetry=symmetry, score=score.pair)
     solver, code = _run_cp_sat(cm.model, time_limit)
-    out: dict[str, Any] = {"status": "unknown", "final": None, "solver_status": solver.status_name(code)}
+    out: dict[str, Any] = {"status": UNKNOWN, "final": None, "solver_status": solver.status_name(code)}
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        out.update(status="feasible", final=final_from_values(board, lambda n: solver.boolean_value(cm.variables[n])))
+        out.update(status=FEASIBLE, final=final_from_values(board, lambda n: solver.boolean_value(cm.variables[n])))
     elif code == cp_model.INFEASIBLE:
-        out["status"] = "infeasible"
+        out["status"] = INFEASIBLE
     elif time_limit is None or solver.wall_time < time_limit:
         out["stopped"] = "interrupted (Ctrl-C)"
     else:
@@ -135,7 +136,7 @@ def _score_sat(board: Board, supply: Supply, score: Score, time_limit: float | N
         except KeyboardInterrupt:
             budget.interrupted, answer = True, None
         final = final_from_values(board, sm.value_reader(solver.get_model())) if answer else None
-    out: dict[str, Any] = {"status": {True: "feasible", False: "infeasible", None: "unknown"}[answer],
+    out: dict[str, Any] = {"status": {True: FEASIBLE, False: INFEASIBLE, None: UNKNOWN}[answer],
                            "final": final, "sat_solver": SAT_SOLVER}
     if answer is None:
         out["stopped"] = budget.reason
@@ -194,9 +195,9 @@ def _certificate(board: Board, supply: Supply, result: dict[str, Any], score: Sc
     """``--proof``: the DRAT certificate of the result's proof, written to ``files`` (CNF, proof)
     and named in the fields ``certified`` and ``certificate``; nothing when nothing was proven."""
     claim: Claim | None = None
-    if score is not None and result["status"] == "infeasible":
+    if score is not None and result["status"] == INFEASIBLE:
         claim = score
-    elif score is None and result["status"] == "optimal":
+    elif score is None and result["status"] == OPTIMAL:
         claim = result["objective"]
     if claim is None:
         progress(f"--proof: nothing to certify (status {result['status']}); no file written")

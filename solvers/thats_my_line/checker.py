@@ -21,6 +21,7 @@ from .backends import optimal_splits
 from .certificate import check_certificate
 from .game import BACKENDS, PUZZLE, SAT_SOLVER, replay, supply_of, trivial_bound, unfinished
 from .score import Score, fitting_score
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN
 
 CHECK_TIME_LIMIT = 60.0
 """Seconds the checker spends re-proving a claimed bound before it gives up (and says so)."""
@@ -37,10 +38,9 @@ FIELDS = frozenset({
 went and are taken as given; every other field is recomputed or re-proved (or the file refused)."""
 SCORE_FIELDS = (FIELDS - {"objective", "bound", "optimal_splits", "proofs", "calls"}) | {"score"}
 """The fields of a file that answers a score question (no optimum: nothing is maximised)."""
-STATUSES = ("optimal", "feasible", "infeasible", "unknown")
-SOLVER_STATUSES = {"optimal": ("OPTIMAL",), "feasible": ("FEASIBLE",), "infeasible": ("INFEASIBLE",),
-                   "unknown": ("UNKNOWN",)}
-SCORE_SOLVER_STATUSES = SOLVER_STATUSES | {"feasible": ("OPTIMAL", "FEASIBLE")}
+SOLVER_STATUSES = {OPTIMAL: ("OPTIMAL",), FEASIBLE: ("FEASIBLE",), INFEASIBLE: ("INFEASIBLE",),
+                   UNKNOWN: ("UNKNOWN",)}
+SCORE_SOLVER_STATUSES = SOLVER_STATUSES | {FEASIBLE: ("OPTIMAL", "FEASIBLE")}
 """CP-SAT's words for a score question's status: a model without an objective is OPTIMAL once solved."""
 
 
@@ -106,20 +106,20 @@ class _Claims:
         supply = supply_of(require(data, "stones", (int, str), where))
         score = fitting_score(data["score"], board, supply, "field 'score'") if asks_score else None
         status = choice_field(data, "status", STATUSES, where, required=asks_score)
-        moves = require(data, "record", list, where) if "record" in data or status == "feasible" or not asks_score \
+        moves = require(data, "record", list, where) if "record" in data or status == FEASIBLE or not asks_score \
             else []
         if len(moves) > max_record(board):
             raise SolutionError(f"{where}: field 'record' has {len(moves)} moves, no game on board {board.name} "
                                 f"has more than {max_record(board)}")
         if not all(isinstance(m, str) and len(m) <= 40 for m in moves):
             raise SolutionError(f"{where}: field 'record' must be a list of move strings")
-        if asks_score and status == "optimal":
+        if asks_score and status == OPTIMAL:
             raise SolutionError(f"{where}: field 'status' is 'optimal', but a score question has no optimum "
                                 "(feasible, infeasible or unknown)")
         choice_field(data, "backend", BACKENDS, where, required=False)
         bool_field(data, "symmetry", where)
         objective = int_field(data, "objective", where,
-                              required=not asks_score and (status in ("optimal", "feasible") or "light" in data))
+                              required=not asks_score and (status in (OPTIMAL, FEASIBLE) or "light" in data))
         return cls(supply, moves, status, objective, int_field(data, "bound", where, required=False),
                    node_list(data, "light", board, where) if "light" in data else None,
                    node_list(data, "dark", board, where) if "dark" in data else None, score)
@@ -174,14 +174,14 @@ def _check_score(data: Mapping[str, Any], board: Board, claims: _Claims, prove: 
     end = states[-1]
     if fault:
         faults.append(fault)
-    elif claims.status == "feasible":
+    elif claims.status == FEASIBLE:
         _check_replay(data, claims, game, states, faults, notes)
     faults += _claim_faults(data, claims)
     ends = Score(len(end.light), len(end.dark))
-    if claims.status == "feasible" and not fault and ends != score:
+    if claims.status == FEASIBLE and not fault and ends != score:
         faults.append(f"claimed score {score.text}, but the game ends {ends.text} after move {len(claims.moves)}")
     proven = None
-    if claims.status == "infeasible" and prove and not faults:
+    if claims.status == INFEASIBLE and prove and not faults:
         reached = score_reachable(board, claims.supply, score)
         if reached is None:
             faults.append(f"cannot confirm that no legal game ends {score.text}: not re-proven within "
@@ -194,7 +194,7 @@ def _check_score(data: Mapping[str, Any], board: Board, claims: _Claims, prove: 
     if prove and not fault:
         check_certificate(data, board, claims.supply, proven, base, faults, notes)
     summary = ""
-    if not faults and claims.status == "feasible":
+    if not faults and claims.status == FEASIBLE:
         summary = (f"a legal finished game of {len(claims.moves)} moves that ends {score.text} (Light {score.light}, "
                    f"Dark {score.dark}): {game.outcome(end).reason}")
     elif not faults and proven is not None:
@@ -265,7 +265,7 @@ def _claim_faults(data: Mapping[str, Any], claims: _Claims) -> list[str]:
     """The status, the solver's words, the bound and the objective against each other."""
     where, status, bound, objective = PUZZLE, claims.status, claims.bound, claims.objective
     faults = []
-    if status in ("infeasible", "unknown") and claims.moves:
+    if status in (INFEASIBLE, UNKNOWN) and claims.moves:
         faults.append(f"claims status {status}, but gives a game record")
     if "solver_status" in data:
         said = require(data, "solver_status", str, where)
@@ -275,13 +275,13 @@ def _claim_faults(data: Mapping[str, Any], claims: _Claims) -> list[str]:
     if "sat_solver" in data and require(data, "sat_solver", str, where) != SAT_SOLVER:
         faults.append(f"field 'sat_solver' {str(data['sat_solver'])[:40]!r}: the SAT backend runs {SAT_SOLVER}")
     if bound is not None and objective is not None:
-        if status == "optimal" and bound != objective:
+        if status == OPTIMAL and bound != objective:
             faults.append(f"status optimal, but bound {bound} differs from objective {objective}")
-        elif status == "feasible" and bound == objective:
+        elif status == FEASIBLE and bound == objective:
             faults.append(f"status feasible with bound {bound} equal to the objective: that is optimal")
         elif bound < objective:
             faults.append(f"claimed bound {bound} is below the objective {objective} of the file's own game")
-    if status == "optimal" and bound is None:
+    if status == OPTIMAL and bound is None:
         faults.append("status optimal without a bound")
     return faults
 
@@ -333,7 +333,7 @@ def _check_proven(data: Mapping[str, Any], board: Board, supply: Supply, optimum
             known_fields(entry, ("status", "objective", "bound", "seconds"), where, prefix=f"proofs.{backend}.")
             said = (choice_field(entry, "status", STATUSES, w), int_field(entry, "objective", w, required=False),
                     int_field(entry, "bound", w, required=False))
-            if said != ("optimal", optimum, optimum):
+            if said != (OPTIMAL, optimum, optimum):
                 faults.append(f"field 'proofs.{backend}' says {said[0]} {said[1]} (bound {said[2]}); the proven "
                               f"optimum is {optimum}")
         if not any(f.startswith("field 'proofs.") for f in faults):

@@ -10,6 +10,7 @@ from powertwo.models.thats_my_line import DARK, LIGHT
 from ..registry import SolutionError, require
 from .game import PUZZLE, replay, supply_of, supply_text
 from .score import read_score
+from ..status import FEASIBLE, INFEASIBLE
 
 def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     """The final position, each stone numbered in placing order (the legend says so: the
@@ -35,8 +36,8 @@ def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
     if score is not None:
         head = f"That's My Line ({supply_text(supply)} stones per side)"
         title = (f"{head}: a legal game that ends {score.text}, {score.winner() or 'nobody'} wins"
-                 if data.get("status") == "feasible"
-                 else f"{head}: no legal game ends {score.text}" if data.get("status") == "infeasible"
+                 if data.get("status") == FEASIBLE
+                 else f"{head}: no legal game ends {score.text}" if data.get("status") == INFEASIBLE
                  else f"{head}: no game found that ends {score.text} (status {data.get('status')})")
     legend = {"number": "#n on a stone: placed as the n-th stone of the game (not a node id)"}
     return figure(board, stones=stones, title=title, names=names, legend=legend)

@@ -16,6 +16,7 @@ from .checker import check
 from .drawing import diagram
 from .game import BACKENDS, PUZZLE, supply_of
 from .score import Score
+from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN
 
 SCORES = (Score(19, 16), Score(16, 19))
 """The booklet's example result, 19 to 16 (RULES.md 4), reachable only with more than 16 stones a
@@ -35,7 +36,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two") -> 
     for stones in (16, UNLIMITED):
         runs = {backend: solve(board, backend=backend, stones=stones, progress=progress) for backend in BACKENDS}
         for backend, run in runs.items():
-            if run["status"] != "optimal":
+            if run["status"] != OPTIMAL:
                 raise SolutionError(f"{PUZZLE} ({stones} stones): {backend} did not prove an optimum")
         if len({run["objective"] for run in runs.values()}) != 1:
             raise SolutionError(f"{PUZZLE} ({stones} stones): the backends disagree: "
@@ -91,16 +92,16 @@ def _score_row(board, out: Path, progress: Progress, score: Score, stones) -> Re
     runs = {backend: solve(board, backend=backend, stones=stones, score=score.text, progress=progress)
             for backend in BACKENDS}
     statuses = {run["status"] for run in runs.values()}
-    if len(statuses) != 1 or statuses & {"unknown"}:
+    if len(statuses) != 1 or statuses & {UNKNOWN}:
         raise SolutionError(f"{PUZZLE} (score {score.text}): the backends do not agree on an answer: "
                             + ", ".join(f"{b} {r['status']}" for b, r in runs.items()))
     main = {k: v for k, v in runs["sat"].items() if k != "seconds"}
     stem = f"thats-my-line-{score.light}-{score.dark}"
-    if main["status"] == "infeasible":
+    if main["status"] == INFEASIBLE:
         main.update(write_certificate(board, supply_of(stones), score, out / f"{stem}.cnf.gz",
                                       out / f"{stem}.drat.gz")[1])
     report = _write(main, board, out, stem, progress)
-    found = main["status"] == "feasible"
+    found = main["status"] == FEASIBLE
     status = ("found, replayed by the referee" if found else "none exists (proven, DRAT-certified)") \
         + ("" if report.valid else ", CHECK FAILED")
     answers = (f"{len(main['record'])} moves, {main['passes']} passes, Light {main['light_count']} Dark "

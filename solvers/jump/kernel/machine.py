@@ -40,8 +40,8 @@ from .tuning import (
 )
 from .walk import _run
 from .workspace import scratch_for
+from ...progress import Progress
 
-Progress = Callable[[str], None]
 Jumps = list[tuple[int, int]]
 """Single jumps as (from, to), 0-based nodes."""
 
