@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: results proofs game-proofs screenshots test test-fast lint bench serve clean venv census-moves census-deep
+.PHONY: results proofs game-proofs screenshots test test-heavy test-fast lint bench serve clean venv census-moves census-deep
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,14 @@ screenshots: $(STAMP)
 	POWERTWO_SCREENSHOTS=$(CURDIR)/results $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_web_browser.py
 
 # One pytest worker per core (pytest-xdist): the suite is CPU-bound and each test single-threaded.
+# The heavy tests (tests/conftest.py: the big certificates re-verified, the longest searches and
+# cross-checks, half a minute to three minutes each) are left out to keep it within ten minutes on 2 cores.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto -m "not heavy"
+
+# The heavy tests alone (about 15 minutes on 2 cores).
+test-heavy: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m heavy
 
 # The quick loop while developing: every test but those marked slow.
 test-fast: $(STAMP)
