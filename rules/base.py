@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with, valid_elsewhere
+from powertwo.boards import (MAX_NODE_NAME, Board, BoardError, NodeError, NodeId, load as load_board, read_node,
+                             shipped_with, valid_elsewhere)
 from powertwo.boards.jsonfile import loads as json_loads, short_value, validated
 from powertwo.boards.words import counted, plural
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model, model_validator
@@ -681,12 +682,10 @@ _BARE_NUMBER = re.compile(r"(?<![\w:])\d+(?!\w)")
 # ---------------------------------------------------------------- helpers for game modules
 def node_from_json(board: Board, value: Any, where: str) -> int:
     """One node of a position file (id or label); :class:`RecordError` naming ``where`` otherwise."""
-    if not isinstance(value, (int, str)) or isinstance(value, bool):
-        raise RecordError(f"{where}: {value!r} is not a node")
     try:
-        return board.node(value)
-    except BoardError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        return read_node(board, value, where)
+    except NodeError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
@@ -698,10 +697,6 @@ def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
         dup = next(v for v in nodes if nodes.count(v) > 1)
         raise RecordError(f"{where}: node {board.label(dup)} is listed twice")
     return frozenset(nodes)
-
-
-MAX_NODE_NAME = 12
-"""The longest node name or id read in a move (``e21``, ``63``; a 4,300-digit number is not)."""
 
 
 def start_supply(board: Board, side: str) -> int:
@@ -718,13 +713,13 @@ def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None)
 
 
 def node_from_text(board: Board, text: str) -> int:
-    """A node written in a move; :class:`InvalidMoveError` for an unknown node (a name longer
-    than any node's is refused before it is read as a number)."""
-    if len(text) > MAX_NODE_NAME:
-        raise InvalidMoveError(f"unknown node '{text[:12]}...' ({len(text)} characters)")
+    """A node written in a move; :class:`InvalidMoveError` for an unknown node (a long name is
+    quoted by its first characters and its length)."""
     try:
-        return board.node(text)
-    except BoardError:
+        return read_node(board, text, "")
+    except NodeError:
+        if len(text) > MAX_NODE_NAME:
+            raise InvalidMoveError(f"unknown node '{text[:MAX_NODE_NAME]}...' ({len(text)} characters)") from None
         raise InvalidMoveError(f"unknown node {text!r}") from None
 
 

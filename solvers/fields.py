@@ -11,7 +11,7 @@ import math
 from pathlib import Path, PurePosixPath
 from typing import Any, Collection, Mapping
 
-from powertwo.boards import Board, BoardError
+from powertwo.boards import Board, NodeError, read_node
 from powertwo.boards.jsonfile import short_value
 from powertwo.boards.words import counted  # noqa: F401  (the one pluraliser, named here for the solvers)
 
@@ -98,17 +98,14 @@ def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -
     naming ``where`` (and the ``field``, when given)."""
     out = []
     for v in raw:
-        if isinstance(v, str):
-            try:
-                v = board.node(v)
-            except BoardError:
-                raise SolutionError(f"{where}: node '{v[:40]}' does not exist on board {board.name}") from None
-        elif isinstance(v, bool) or not isinstance(v, int):
-            prefix = f"field '{field}': " if field else ""
-            raise SolutionError(f"{where}: {prefix}{quoted(v)} is not a node (a label or an id)")
-        elif not board.has_node(v):
-            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-        out.append(v)
+        try:
+            out.append(read_node(board, v, where))
+        except NodeError as exc:
+            if exc.malformed:
+                prefix = f"field '{field}': " if field else ""
+                raise SolutionError(f"{where}: {prefix}{quoted(v)} is not a node (a label or an id)") from None
+            shown = f"'{exc.shown}'" if isinstance(v, str) else v
+            raise SolutionError(f"{where}: node {shown} does not exist on board {board.name}") from None
     return out
 
 

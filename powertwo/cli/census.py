@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from powertwo.boards import read_node
 from powertwo.boards.outfile import write_text
 
 from .common import force_option, main, progress_display
@@ -149,7 +150,7 @@ def census_options(board, position: str | None, flags: dict):
     from powertwo.solvers.census.tables import centre_node, default_start
 
     options = CensusOptions(**flags)
-    goal = None if options.target is None else board.node(options.target)
+    goal = None if options.target is None else read_node(board, options.target, "")
     if options.backward and goal is None and position is None and default_start(board) is not None:
         goal = centre_node(board)
     keeps = options.solvable or options.by == "moves"

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 
-from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
+from powertwo.boards import Board, BoardError, NodeError, from_dict, load as load_board, read_node, shipped
 from powertwo.boards.jsonfile import JsonFileError, loads
 from powertwo.solvers.registry import DEFAULT_BOARDS
 
@@ -123,8 +123,8 @@ def node_field(data: Mapping, key: str, board: Board) -> int | None:
     if value is None:
         return None
     try:
-        return board.node(value)
-    except BoardError as exc:
-        raise BadRequest(f"field '{key}': {exc}") from None
+        return read_node(board, value, f"field '{key}'")
+    except NodeError as exc:
+        raise BadRequest(str(exc)) from None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from powertwo.boards import Board, BoardError
+from powertwo.boards import Board, NodeError, read_node
 from powertwo.rules import Game, RulesError, game_names, get_game, validate_record
 
 from .common import BadRequest, field, plain
@@ -64,11 +64,9 @@ def clicks_of(data: Mapping, board: Board) -> list[int]:
     clicks = []
     for v in field(data, "clicks", list, []):
         try:
-            if not isinstance(v, (int, str)):
-                raise BoardError(str(v))
-            clicks.append(board.node(v))
-        except BoardError:
-            raise BadRequest(f"field 'clicks': {str(v)[:40]} is not a node of board {board.name}") from None
+            clicks.append(read_node(board, v, "field 'clicks'"))
+        except NodeError as exc:
+            raise BadRequest(f"field 'clicks': {exc.shown} is not a node of board {board.name}") from None
     return clicks
 
 

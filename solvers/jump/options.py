@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, get_args
 
-from powertwo.boards import Board, BoardError, NodeId
+from powertwo.boards import Board, NodeError, NodeId, read_node
 
 from ..fields import SolutionError
 from ..registry import read_json_file
@@ -25,22 +25,20 @@ BACKENDS: tuple[Backend, ...] = get_args(Backend)
 def node_in(board: Board, raw: Any, where: str) -> NodeId:
     """A node given by its id or its label (``60`` or ``"a13"``); a :class:`SolutionError` naming
     ``where`` otherwise."""
-    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        raise SolutionError(f"{where}: {str(raw)[:40]!r} is not a node (an id or a label)")
     try:
-        return board.node(raw)
-    except BoardError:
-        raise SolutionError(f"{where}: node {str(raw)[:40]} does not exist on board {board.name}") from None
+        return read_node(board, raw, where)
+    except NodeError as exc:
+        if exc.malformed:
+            raise SolutionError(f"{where}: {exc.shown!r} is not a node (an id or a label)") from None
+        raise SolutionError(f"{where}: node {exc.shown} does not exist on board {board.name}") from None
 
 
 def option_node(board: Board, raw: Any, flag: str) -> NodeId:
     """``--corner`` or ``--target``: a node id or label of ``board``."""
-    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
-        try:
-            return board.node(raw)
-        except BoardError:
-            pass
-    raise SolutionError(f"{flag} {str(raw)[:40]}: node does not exist on board {board.name}")
+    try:
+        return read_node(board, raw, flag)
+    except NodeError as exc:
+        raise SolutionError(f"{flag} {exc.shown}: node does not exist on board {board.name}") from None
 
 
 def labels(board: Board, nodes: Iterable[NodeId]) -> str:
