@@ -94,9 +94,11 @@ def board_view(board: Board) -> dict:
     }
 
 
-def board_of(data: Mapping, key: str = "board") -> Board:
-    """A shipped board by name, or an uploaded board as JSON content (never a server path)."""
-    value = data.get(key, DEFAULT_BOARDS[0])
+def board_of(value: Any, key: str = "board") -> Board:
+    """The board a request's field ``key`` names (``value``; None: the default board): a shipped
+    board by name, or an uploaded board as JSON content (never a server path)."""
+    if value is None:
+        value = DEFAULT_BOARDS[0]
     if isinstance(value, dict):
         try:
             return from_dict(value, where="uploaded board")
@@ -117,9 +119,9 @@ def no_paths(data: Mapping, where: str) -> None:
         raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
 
 
-def node_field(data: Mapping, key: str, board: Board) -> int | None:
-    """A node named by a request field: its label (``"a13"``) or its id (``60``); None when absent."""
-    value = field(data, key, (int, str), None)
+def node_field(value: Any, key: str, board: Board) -> int | None:
+    """A node named by the request field ``key`` (``value``): its label (``"a13"``) or its id
+    (``60``); None when absent."""
     if value is None:
         return None
     try:

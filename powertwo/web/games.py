@@ -3,12 +3,13 @@ clicks, the referee's reason for a refused click."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from powertwo.boards import Board, NodeError, read_node
 from powertwo.rules import Game, RulesError, game_names, get_game, validate_record
 
-from .common import BadRequest, field, plain
+from .common import BadRequest, plain
+from .requests import GameBody
 
 
 def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
@@ -36,22 +37,20 @@ def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------- games
-def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
+def game_record(body: GameBody) -> tuple[Game, dict, Any, list]:
     """The game, its record, the position after the moves, and the moves (replayed by the referee)."""
-    name = field(data, "game", str)
+    name = body.game
     if name not in game_names():
         raise BadRequest(f"unknown game {name!r} (known: {', '.join(game_names())})")
-    options = field(data, "options", dict, {})
     try:
-        game = get_game(name, **options)
+        game = get_game(name, **(body.options or {}))
     except RulesError as exc:
         raise BadRequest(str(exc)) from None
-    start = field(data, "start", str, game.default_start)
+    start = body.start if body.start is not None else game.default_start
     if start not in game.board.start_names and start not in game.start_names and not start.startswith("custom:"):
         raise BadRequest(f"field 'start': {game.title} has no start {start!r} "
                          f"(starts: {', '.join(game.board.start_names or game.start_names)})")
-    moves = field(data, "moves", list, [])
-    record = game.record(moves, start=start)
+    record = game.record(list(body.moves or []), start=start)
     try:
         res = validate_record(record)
     except RulesError as exc:
@@ -59,10 +58,10 @@ def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
     return game, record, res, list(res.moves)
 
 
-def clicks_of(data: Mapping, board: Board) -> list[int]:
+def clicks_of(body: GameBody, board: Board) -> list[int]:
     """The nodes clicked so far (labels or ids), as node ids."""
     clicks = []
-    for v in field(data, "clicks", list, []):
+    for v in body.clicks or []:
         try:
             clicks.append(read_node(board, v, "field 'clicks'"))
         except NodeError as exc:

@@ -29,10 +29,9 @@ def page_of(name: str) -> dict:
     return puzzle.page_json()
 
 
-def puzzle_of(data: Mapping, action: str | None = None) -> tuple[str, dict]:
-    """The request's ``puzzle`` and its page; with ``action``, it must build answers by that
-    kind of click (``toggle``, ``alternate`` or ``jump``)."""
-    name = data.get("puzzle")
+def puzzle_of(name: Any, action: str | None = None) -> tuple[str, dict]:
+    """The puzzle a request's (or a file's) field ``puzzle`` names, and its page; with ``action``,
+    it must build answers by that kind of click (``toggle``, ``alternate`` or ``jump``)."""
     if not isinstance(name, str):
         raise BadRequest("missing field 'puzzle'" if name is None else "field 'puzzle' must be a puzzle name")
     page = page_of(name)
