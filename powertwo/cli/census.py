@@ -80,7 +80,7 @@ def moves_lines(census) -> list[str]:
     return out + _closing(census)
 
 
-def _kind(kind: str, choices: tuple[str, ...]) -> dict:
+def _kind(kind: str, choices: tuple[str, ...]) -> dict[str, Any]:
     """The click settings of a census option's kind (:func:`powertwo.solvers.census.options.option`)."""
     kinds: dict[str, dict[str, Any]] = {
         "node": {}, "text": {}, "flag": {"is_flag": True}, "choice": {"type": click.Choice(choices)},
@@ -139,7 +139,7 @@ def census(board: str, position: str | None, json_out: str | None, plot: str | N
         plot_census(result, plot, result.target)
 
 
-def census_options(board, position: str | None, flags: dict):
+def census_options(board, position: str | None, flags: dict[str, Any]):
     """The census's options from its flags: the target read as a node of ``board``, the store's
     default folder where a set or table is kept, the centre as the backward census's default target
     on a central game."""

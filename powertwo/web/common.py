@@ -43,7 +43,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-async def body(request: Request) -> dict:
+async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read by the toolkit's one JSON reader
     (:func:`powertwo.boards.jsonfile.loads`: repeated keys, depth, number sizes), so a body is
     refused exactly when ``powertwo check`` refuses the same text in a file. A client that leaves
@@ -65,7 +65,7 @@ async def body(request: Request) -> dict:
     return data
 
 
-def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+def field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
     if key not in data or data[key] is None:
         if default is ...:
             raise BadRequest(f"missing field '{key}'")
@@ -76,7 +76,7 @@ def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any =
     return value
 
 
-def board_view(board: Board) -> dict:
+def board_view(board: Board) -> dict[str, Any]:
     """What the page needs to draw a board: nodes with coordinates and labels (a cell is drawn as
     a square, a link's end as a point), lines, links, and the fingerprint the page's downloaded
     files carry."""
@@ -112,7 +112,7 @@ def board_of(value: Any, key: str = "board") -> Board:
     return load_board(value)
 
 
-def no_paths(data: Mapping, where: str) -> None:
+def no_paths(data: Mapping[str, Any], where: str) -> None:
     """Records and solutions name their board; here only shipped boards (no server paths)."""
     name = data.get("board")
     if name is not None and not (isinstance(name, str) and name in shipped()):

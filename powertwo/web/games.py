@@ -12,7 +12,7 @@ from .common import BadRequest, plain
 from .requests import GameBody
 
 
-def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
+def game_frame(game: Game[Any, Any], state: Any, last: Any, caption: str) -> dict[str, Any]:
     """A position as the page draws it: stones, arrows (in the colour the game gives them), the
     nodes the last move placed on, marked nodes, the diagram's title and its legend."""
     kw = game.diagram(state, last)
@@ -22,7 +22,7 @@ def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
             "legend": plain(kw.get("legend", {}))}
 
 
-def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
+def players_facts(game: Game[Any, Any], state: Any, stones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What decides the game, per player: the name, the stones on the board (by the colour the
     diagram gives them) and the reserve when the game keeps one."""
     facts = []
@@ -37,7 +37,7 @@ def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------- games
-def game_record(body: GameBody) -> tuple[Game, dict, Any, list]:
+def game_record(body: GameBody) -> tuple[Game[Any, Any], dict[str, Any], Any, list[Any]]:
     """The game, its record, the position after the moves, and the moves (replayed by the referee)."""
     name = body.game
     if name not in game_names():
@@ -69,7 +69,7 @@ def clicks_of(body: GameBody, board: Board) -> list[int]:
     return clicks
 
 
-def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
+def game_view(game: Game[Any, Any], record: dict[str, Any], res: Any, clicks: list[int]) -> dict[str, Any]:
     state = res.final
     last = res.moves[-1] if res.moves else None
     options = game.click_options(state, clicks)
@@ -89,7 +89,7 @@ def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
     return view
 
 
-def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
+def attempt_reason(game: Game[Any, Any], state: Any, clicks: list[int]) -> str:
     """The referee's reason why the clicks make no legal move (read as a move where they can be)."""
     labels = [game.board.label(v) for v in clicks]
     texts = []
@@ -110,7 +110,7 @@ def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
     return f"{labels[-1]} cannot come next after {' '.join(labels[:-1])}"
 
 
-def first_click_reason(game: Game, state: Any, node: int) -> str:
+def first_click_reason(game: Game[Any, Any], state: Any, node: int) -> str:
     """Why no move starts at ``node``, naming what stands there."""
     stone = next((s for s in game.diagram(state).get("stones", []) if s.node == node), None)
     held = "" if stone is None else f" (it holds a {game.stone_legend().get(stone.color, stone.color + ' stone')})"
@@ -118,7 +118,7 @@ def first_click_reason(game: Game, state: Any, node: int) -> str:
             f"the marked nodes may start one")
 
 
-def played(game: Game, record: dict, text: str) -> dict:
+def played(game: Game[Any, Any], record: dict[str, Any], text: str) -> dict[str, Any]:
     """The view after the move ``text`` is appended to the record (replayed by the referee)."""
     new = dict(record, moves=record["moves"] + [text])
     view = game_view(game, new, validate_record(new), [])

@@ -20,7 +20,7 @@ from .requests import CheckBody, HintBody, SequenceBody
 from powertwo.solvers.status import FEASIBLE, INFEASIBLE, OPTIMAL
 
 
-def live_check(body: CheckBody) -> dict:
+def live_check(body: CheckBody) -> dict[str, Any]:
     """The live check of an answer built by clicks: the puzzle's own hook (:attr:`Puzzle.live_check`)
     on the request's board and fields."""
     name, _ = puzzle_of(body.puzzle)
@@ -36,7 +36,7 @@ def live_check(body: CheckBody) -> dict:
         raise BadRequest(str(exc)) from None
 
 
-def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
+def check_upload(puzzle: Any, data: Mapping[str, Any], board: Board) -> Any:
     """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
     are looked up among the committed results (by plain relative names, never a server path).
     The file's shape is read first, every object at every depth, as ``powertwo check`` reads it."""
@@ -46,7 +46,7 @@ def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
     return puzzle.check(data, board)
 
 
-def file_board(solution: Mapping, given: Any) -> Board:
+def file_board(solution: Mapping[str, Any], given: Any) -> Board:
     """The board a solution file is judged against, as ``powertwo check`` chooses it
     (:func:`solution_board`): the board it was made for, or the request's ``board`` (``given``,
     the CLI's ``--board``; None when the request names none); a file made for another board is
@@ -63,7 +63,7 @@ FILE_BOARD = "name {board} in the file's field 'board'"
 command line says ``pass --board``)."""
 
 
-def checked_file(solution: Mapping, given: Any) -> Any:
+def checked_file(solution: Mapping[str, Any], given: Any) -> Any:
     """An uploaded solution file checked as ``powertwo check`` checks it: on :func:`file_board`,
     and, without a ``board`` in the request, one that has no fingerprint and fails there but is
     valid on another shipped board of its kind is refused in the line ``check`` gives
@@ -77,7 +77,7 @@ def checked_file(solution: Mapping, given: Any) -> Any:
         raise BadRequest(str(exc)) from None
 
 
-def file_check(solution: dict[str, Any], given: Any) -> dict:
+def file_check(solution: dict[str, Any], given: Any) -> dict[str, Any]:
     """A whole solution file or game record, as ``powertwo check`` checks it (on the request's
     board ``given``, when not None)."""
     if "puzzle" in solution:
@@ -95,7 +95,7 @@ def file_check(solution: dict[str, Any], given: Any) -> dict:
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
-def sequence_frames(body: SequenceBody) -> dict:
+def sequence_frames(body: SequenceBody) -> dict[str, Any]:
     """The frames of an answer or record to step through: stones, arrows and a caption each."""
     item = body.solution
     if "game" in item:
@@ -128,7 +128,7 @@ def sequence_frames(body: SequenceBody) -> dict:
     return {"board": board_view(board), "frames": jump_frames(puzzle, item, board, steps_forward(page))}
 
 
-def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list[dict]:
+def jump_frames(puzzle: str, item: Mapping[str, Any], board: Board, forward: bool) -> list[dict[str, Any]]:
     from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
 
     tables = JumpTables(board, symmetry=False)
@@ -165,7 +165,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
 
 
 
-def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
+def jump_summary(puzzle: str, page: Mapping[str, Any], board: Board, state: Any, origin: Any) -> dict[str, Any]:
     """What the page shows of a Get a Jump On click puzzle's state: the stones, the last chain,
     what may come next, the count (the page description's label) and the checker's verdict on
     the file the clicks make."""
@@ -202,7 +202,7 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
             "solution": solution}
 
 
-def jump_hint(body: HintBody, seconds: float = HINT_SECONDS) -> dict:
+def jump_hint(body: HintBody, seconds: float = HINT_SECONDS) -> dict[str, Any]:
     """Whether the position can still be finished: from the stored census of the board and the
     clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
     far as the solver can tell within ``seconds``, and a first move that keeps it solvable."""
@@ -222,7 +222,7 @@ def jump_hint(body: HintBody, seconds: float = HINT_SECONDS) -> dict:
     return solver
 
 
-def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict:
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict[str, Any]:
     """The hint as the solver gives it within ``seconds``."""
     try:
         answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=seconds)
@@ -248,7 +248,7 @@ def reverse_origin(board: Board) -> list[NodeId] | None:
     return sorted(v for side in board.start("central").values() for v in side)
 
 
-def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
+def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict[str, Any] | None:
     """The hint from the census: on the central game (``origin`` the central start) the fewest
     moves left from its fewest-moves table when it holds the position; else a stored solvable set
     (``powertwo census --solvable``) of ``board`` from ``origin`` (``stones`` a position reached
@@ -288,7 +288,7 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}
 
 
-def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict:
+def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict[str, Any]:
     """The hint from a fewest-moves table (``powertwo census --by moves --backward``; the English
     central game's is shipped): the fewest moves left to one stone on ``target``, and the single
     jumps after which the table still holds the position."""

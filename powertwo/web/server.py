@@ -63,7 +63,7 @@ STATIC = resources.files("powertwo.web") / "static"
 
 
 # ---------------------------------------------------------------- work done in a worker
-def jump_clicks(body: JumpBody) -> dict:
+def jump_clicks(body: JumpBody) -> dict[str, Any]:
     """Get a Jump On built by clicks: the chains so far (as in the solution file), plus one click
     or an undo; answers the stones, what may come next, the referee's reason for a refused click
     and the checker's verdict (:mod:`powertwo.solvers.jump.clicks`)."""
@@ -100,7 +100,7 @@ def jump_clicks(body: JumpBody) -> dict:
     return view
 
 
-def computer_move(body: ComputerBody) -> dict:
+def computer_move(body: ComputerBody) -> dict[str, Any]:
     """The computer's move in the game the record reaches (its thinking time and seed from the
     request); a Stop or a cancel ends its search with the best move so far (``should_stop``)."""
     from powertwo.solvers.bounded import should_stop
@@ -120,7 +120,7 @@ def computer_move(body: ComputerBody) -> dict:
     return view
 
 
-def any_check(body: CheckBody) -> dict:
+def any_check(body: CheckBody) -> dict[str, Any]:
     """A whole file, or an answer built by clicks (the puzzle's live check), checked (``POST /api/check``)."""
     if body.solution is not None:
         return file_check(body.solution, body.board)
@@ -136,7 +136,7 @@ def thinking_seconds(seconds: float | None, default: float = 1.0) -> float:
     return float(seconds)
 
 
-def game_analysis(body: AnalysisBody) -> dict:
+def game_analysis(body: AnalysisBody) -> dict[str, Any]:
     """The computer's view of the record's position ``at`` (default: its last): the evaluation, the
     best move, what a proof finds within the thinking time; and the proofs of the record's positions
     (from its end backwards, within :data:`LINE_PROOF_SECONDS`) with the moves that threw a proven
@@ -164,7 +164,7 @@ def game_analysis(body: AnalysisBody) -> dict:
             "thrown": thrown_wins(res.states, proofs)}
 
 
-def proof_view(game: Any, state: Any, proof: Any) -> dict | None:
+def proof_view(game: Any, state: Any, proof: Any) -> dict[str, Any] | None:
     """A proof as the page shows it: "proven: Light wins with g13" (None when nothing is proved)."""
     if proof is None:
         return None
@@ -194,7 +194,7 @@ async def index(request: Request) -> Response:
     return FileResponse(str(STATIC / "index.html"))
 
 
-def puzzle_entries() -> list[dict]:
+def puzzle_entries() -> list[dict[str, Any]]:
     """Every puzzle with a page description, and its strict variant where it has one: the title,
     the page, whether a hint fits, and the committed answer with its objective and status."""
     puzzles = []
@@ -213,14 +213,14 @@ def puzzle_entries() -> list[dict]:
     return puzzles
 
 
-def puzzle_boards(page: Mapping) -> list[str]:
+def puzzle_boards(page: Mapping[str, Any]) -> list[str]:
     """The boards a puzzle is offered on: its page's, then for a reverse puzzle (a hint fits) the
     shipped boards with a ``central`` start, the position its clicks start from there."""
     extra = [b for b in shipped() if hinted(page) and b not in page["boards"] and reverse_origin(load_board(b))]
     return [*page["boards"], *extra]
 
 
-def game_entries() -> list[dict]:
+def game_entries() -> list[dict[str, Any]]:
     games = []
     for name in game_names():
         g = get_game(name)
@@ -233,7 +233,7 @@ def game_entries() -> list[dict]:
 
 
 @functools.lru_cache(maxsize=1)
-def meta_entries() -> dict:
+def meta_entries() -> dict[str, Any]:
     """What ``GET /api/meta`` lists, read once (the committed answers do not change while serving)."""
     return {"boards": list(shipped()), "default_board": DEFAULT_BOARD, "games": game_entries(),
             "puzzles": puzzle_entries(),
@@ -254,7 +254,7 @@ async def board_get(request: Request) -> Response:
     return JSONResponse(board_view(board_of(request.path_params["name"])))
 
 
-def uploaded_board(body: BoardBody) -> dict:
+def uploaded_board(body: BoardBody) -> dict[str, Any]:
     return board_view(board_of(body.board))
 
 
