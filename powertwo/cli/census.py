@@ -5,7 +5,7 @@ out of core, on a Dask cluster or by plain breadth-first search)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
@@ -16,8 +16,14 @@ from .common import force_option, main, progress_display
 from .limits import MemorySize, Workers
 from .outputs import check_outputs, diagram_suffix
 
+if TYPE_CHECKING:
+    from powertwo.boards import Board, NodeId
+    from powertwo.solvers.census import Census, CensusOptions, MovesCensus
 
-def _position(board, position: str | None) -> list[int]:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _position(board: Board, position: str | None) -> list[NodeId]:
     from powertwo.solvers.census.tables import default_start
 
     if position is not None:
@@ -32,7 +38,7 @@ def _position(board, position: str | None) -> list[int]:
     return default_position(board)
 
 
-def table_lines(census) -> list[str]:
+def table_lines(census: Census) -> list[str]:
     """The census by jumps as a text table: one row per level, then the totals."""
     solvable = census.levels[0].solvable_positions is not None
     head = (f"{'jumps':>5} {'stones':>6} {'positions':>14} {'up to sym':>12} {'sequences':>28} {'dead ends':>10}"
@@ -56,13 +62,13 @@ def table_lines(census) -> list[str]:
     return out + _closing(census)
 
 
-def _closing(census) -> list[str]:
+def _closing(census: Census | MovesCensus) -> list[str]:
     out = [census.stopped] if census.stopped else []
     return out + [f"{census.engine} engine: {census.seconds:.1f} s, "
                   f"peak memory {census.peak_memory_bytes / 2 ** 20:.0f} MiB"]
 
 
-def moves_lines(census) -> list[str]:
+def moves_lines(census: MovesCensus) -> list[str]:
     """The census by moves as a text table: one row per level, then the totals."""
     solvable = census.levels[0].solvable_positions is not None
     head = (f"{'moves':>5} {'stones':>7} {'positions':>14} {'up to sym':>12}"
@@ -89,7 +95,7 @@ def _kind(kind: str, choices: tuple[str, ...]) -> dict[str, Any]:
     return kinds[kind]
 
 
-def census_flags(command):
+def census_flags(command: F) -> F:
     """The census's flags, one per field of :class:`CensusOptions` (declared there once)."""
     from dataclasses import fields
 
@@ -127,8 +133,13 @@ def census(board: str, position: str | None, json_out: str | None, plot: str | N
     start = _position(b, position)
     options = census_options(b, position, flags)
     with progress_display(f"census of {b.name}", after=0.0, log=True) as progress:
-        result = (moves_census if options.by == "moves" else run_census)(b, start, options, progress)
-    lines = moves_lines(result) if options.by == "moves" else table_lines(result)
+        result: Census | MovesCensus
+        if options.by == "moves":
+            result = moves_census(b, start, options, progress)
+            lines = moves_lines(result)
+        else:
+            result = run_census(b, start, options, progress)
+            lines = table_lines(result)
     for line in lines:
         click.echo(line)
     if json_out:
@@ -139,7 +150,7 @@ def census(board: str, position: str | None, json_out: str | None, plot: str | N
         plot_census(result, plot, result.target)
 
 
-def census_options(board, position: str | None, flags: dict[str, Any]):
+def census_options(board: Board, position: str | None, flags: dict[str, Any]) -> CensusOptions:
     """The census's options from its flags: the target read as a node of ``board``, the store's
     default folder where a set or table is kept, the centre as the backward census's default target
     on a central game."""

@@ -240,7 +240,8 @@ def _bounded_check(file: str, against: Board | None, time_limit: float) -> Check
         outcome = run_bounded(check_file, file, against, time_limit=time_limit)
     if outcome.status in (TIMEOUT, MEMORY, CANCELLED, CRASHED):
         fail(f"{file}: {outcome.message}", UNDECIDED_EXIT)
-    return outcome.result()
+    report: CheckReport = outcome.result()
+    return report
 
 
 @main.command("draw")
