@@ -195,6 +195,16 @@ class PlyCount:
 
 
 @dataclass(frozen=True)
+class Cluster:
+    """Where the jobs run: a running Dask scheduler's address (``scheduler``), else a
+    ``LocalCluster`` of ``workers`` worker processes (threads with ``processes=False``)."""
+
+    scheduler: str | None = None
+    workers: int = 2
+    processes: bool = True
+
+
+@dataclass(frozen=True)
 class Opening:
     """A move at the root and the value of the position after it for the side to move at the root
     (``won``: the move wins)."""
@@ -288,12 +298,11 @@ _games: dict[tuple[str, str, str], Game] = {}
 
 
 def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = None, store: str | None = None,
-                scheduler: str | None = None, workers: int = 2, processes: bool = True, symmetry: bool = True,
-                progress: Progress = no_progress, board_name: str | None = None) -> SplitResult:
+                cluster: Cluster = Cluster(), symmetry: bool = True, progress: Progress = no_progress,
+                board_name: str | None = None) -> SplitResult:
     """Who wins ``state``, as far as jobs ``depth`` plies down prove it (see the module text).
     ``limits`` applies to each job; ``store`` a SQLite file to keep the jobs in (a later run
-    resumes from it); ``scheduler`` a running Dask scheduler's address, else a ``LocalCluster`` of
-    ``workers`` worker processes (threads with ``processes=False``)."""
+    resumes from it); ``cluster`` where the jobs run (:class:`Cluster`)."""
     began = time.monotonic()
     limits = limits if limits is not None else Limits()
     positions = Positions.of(game, symmetry)
@@ -308,7 +317,7 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
         todo = [n for n in jobs if n.key not in rows]
         progress(f"{len(jobs):,} jobs: {len(rows):,} settled in the store, {len(todo):,} to run")
         if todo:
-            ran = _run_jobs(game, todo, limits, symmetry, board_name, db, rows, scheduler, workers, processes, progress)
+            ran = _run_jobs(game, todo, limits, symmetry, board_name, db, rows, cluster, progress)
         else:
             ran = []
     finally:
@@ -322,7 +331,8 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
     openings = tuple(Opening(move=text, value=_for_mover(tree.nodes[key], root)) for text, key in root.moves)
     figures = JobFigures(jobs=len(jobs), run=len(ran), from_store=len(jobs) - len(todo), time_limit=limits.seconds,
                          expanded=sum(r.expanded for r in ran), job_seconds=sum(r.seconds for r in ran),
-                         seconds=time.monotonic() - began, workers=None if scheduler else workers)
+                         seconds=time.monotonic() - began,
+                         workers=None if cluster.scheduler else cluster.workers)
     return SplitResult(game=game.name, board=board_name or game.board.name, options=dict(game.options),
                        root=game.state_to_json(state), to_move=game.player_name(state.to_move), depth=depth,
                        value=root.value, move=root.move, plies=plies, decided_depth=decided_depth, openings=openings,
@@ -331,15 +341,14 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
 
 
 def _run_jobs(game: Game, todo: list[_Node], limits: Limits, symmetry: bool, board_name: str | None, db: JobStore,
-              rows: dict[str, JobRow], scheduler: str | None, workers: int, processes: bool,
-              progress: Progress) -> list[JobRow]:
+              rows: dict[str, JobRow], where: Cluster, progress: Progress) -> list[JobRow]:
     """Run ``todo`` on the cluster, each row into ``rows`` and the store as it comes back."""
     from dask.distributed import as_completed
 
     from ..census.distributed import connect
 
-    memory = workers * (limits.memory_mib + WORKER_MIB) << 20
-    client, cluster = connect(scheduler, workers, memory, processes)
+    memory = where.workers * (limits.memory_mib + WORKER_MIB) << 20
+    client, cluster = connect(where.scheduler, where.workers, memory, where.processes)
     ran: list[JobRow] = []
     began = last = time.monotonic()
     try:
@@ -388,5 +397,5 @@ def write_certificates(result: SplitResult, folder: str | Path) -> list[dict[str
     return index
 
 
-__all__ = ["prove_split", "write_certificates", "split", "combine", "run_job", "SplitTree", "SplitResult",
+__all__ = ["Cluster", "prove_split", "write_certificates", "split", "combine", "run_job", "SplitTree", "SplitResult",
            "PlyCount", "Opening", "JobFigures", "key_text"]

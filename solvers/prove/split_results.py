@@ -26,7 +26,7 @@ from powertwo.boards.outfile import write_text
 from powertwo.rules import get_game
 
 from ..registry import Progress, ResultRow, SolutionError
-from .jobs import SplitResult, prove_split, write_certificates
+from .jobs import Cluster, SplitResult, prove_split, write_certificates
 from .values import Limits
 
 GAMES = ("david-goliath", "power-of-two")
@@ -62,7 +62,7 @@ def make_split_results(out: Path, progress: Progress, only: tuple[str, ...] = ()
         game = get_game(name)
         limits = Limits(seconds=JOB_SECONDS[name], memory_mib=MEMORY_MIB)
         result = prove_split(game, game.start(), depth=DEPTH, limits=limits, store=str(stores / f"{name}.sqlite"),
-                             workers=WORKERS, progress=progress)
+                             cluster=Cluster(workers=WORKERS), progress=progress)
         answer = _answer(result, folder / name)
         write_text(folder / f"{name}.json", json.dumps(answer, indent=1) + "\n")
         progress(f"{name}: {result.value.value} from the start; jobs {_counts_text(result)}")
