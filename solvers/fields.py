@@ -13,7 +13,6 @@ from typing import Any, Collection, Mapping
 
 from powertwo.boards import Board, NodeError, read_node
 from powertwo.boards.jsonfile import short_value
-from powertwo.boards.words import counted  # noqa: F401  (the one pluraliser, named here for the solvers)
 
 
 class SolutionError(ValueError):
@@ -76,7 +75,7 @@ def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, 
     """A string field with one of ``choices``."""
     if key not in data and not required:
         return None
-    value = require(data, key, str, where)
+    value: str = require(data, key, str, where)
     if value not in choices:
         raise SolutionError(f"{where}: field '{key}' is '{value[:60]}', not one of {', '.join(choices)}")
     return value

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted
 
 from .. import kernels
-from ..fields import SolutionError, choice_field, counted, int_field, known_fields, require
+from ..fields import SolutionError, choice_field, int_field, known_fields, require
 from ..registry import CheckReport
 from ..schemas import FREE_TEXT_PROOF
 from .backends import KERNEL, forward_answer
