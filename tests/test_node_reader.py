@@ -47,14 +47,14 @@ def test_without_where_the_message_is_the_board_s():
 
 
 READERS = ("node_from_json", "node_from_text", "node_in", "option_node", "node_ids", "node_field", "clicks_of",
-           "node_argument", "custom_start", "census_options", "_landings")
+           "node_argument", "custom_start", "census_options", "_landings", "_resolve_starts")
 
 
 def test_every_node_reader_goes_through_read_node():
-    """The readers above boards/ call read_node (or one of these readers that does) and none
-    calls ``Board.node``."""
+    """Every reader of a node (a board file's starts, and the readers above boards/) calls
+    read_node (or one of these readers that does) and none calls ``Board.node``."""
     found: dict[str, list[set[str]]] = {}
-    for folder in ("rules", "solvers", "powertwo"):
+    for folder in ("boards", "rules", "solvers", "powertwo"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.FunctionDef) and node.name in READERS:
@@ -66,3 +66,12 @@ def test_every_node_reader_goes_through_read_node():
         for calls in each:
             assert "node" not in calls, name
             assert calls & {"read_node", *READERS}, name
+
+
+def test_a_board_file_s_starts_are_read_by_the_same_reader():
+    from powertwo.boards import BoardError, from_dict, to_dict
+
+    raw = dict(to_dict(BOARD), starts={"mine": {"light": ["a13", 1, "2"]}})
+    assert dict(from_dict(raw).starts)["mine"] == (("light", (60, 1, 2)),)
+    with pytest.raises(BoardError, match=r"^board: start 'mine' side 'light': node 'n1' does not exist$"):
+        from_dict(dict(raw, starts={"mine": {"light": ["n1"]}}))
