@@ -23,7 +23,9 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa: E402
 
 from .board import Board, LineId, NodeId  # noqa: E402
-from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, Arrow, LineMark, Stone  # noqa: E402
+from .diagram import (  # noqa: E402
+    ARROW, BARE, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, OVERLAY_FIELDS, Arrow, LineMark, Overlay, Stone,
+)
 from .outfile import atomic_path  # noqa: E402
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
@@ -38,7 +40,8 @@ LINE_STYLE = {  # kind: (colour, line style)
     "none": ("#6c757d", ":"),
 }
 
-__all__ = ["Arrow", "LineMark", "Stone", "board_diagram", "cell_nodes", "draw_on", "figure", "panels", "save"]
+__all__ = ["Arrow", "LineMark", "Overlay", "Stone", "board_diagram", "cell_nodes", "draw_on", "figure", "panels",
+           "save"]
 
 
 def cell_nodes(board: Board) -> frozenset[NodeId]:
@@ -62,15 +65,12 @@ def _unit(board: Board) -> float:
     return best or 1.0
 
 
-def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[LineId] = (),
-            lines: Iterable[LineMark] = (), arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (),
-            last: Iterable[NodeId] = (), names: str | None = None, title: str = "",
+def draw_on(ax, board: Board, over: Overlay = BARE, *, names: str | None = None, title: str = "",
             small: bool = False, legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
-    """Draw ``board`` on the matplotlib axes ``ax``.
+    """Draw ``board`` on the matplotlib axes ``ax``, and ``over`` it its stones, marked lines,
+    arrows and ringed nodes (:class:`~powertwo.boards.diagram.Overlay`).
 
-    ``highlight`` are line ids drawn thick and red; ``lines`` marks lines by kind (the faults
-    of a wrong answer); ``marks`` are nodes ringed dashed red (free nodes of interest);
-    ``last`` are nodes ringed blue (what the last move placed); ``names`` writes every node's
+    ``names`` writes every node's
     name: ``"labels"`` its label (``a13``), ``"ids"`` its number (``60``), None nothing.
     Returns the legend entries of what was drawn, ``(key, text)`` in the
     order of :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
@@ -80,13 +80,12 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     scale = _Scale(_unit(board), small)
     cells = cell_nodes(board)
     _draw_cells(ax, board, cells)
-    drawn = _draw_lines(ax, board, _line_kinds(board, highlight, lines), cells, scale)
-    drawn |= _draw_nodes(ax, board, cells, marks, last, scale)
-    stones = list(stones)
-    drawn |= _draw_stones(ax, board, stones, scale)
-    drawn |= _draw_arrows(ax, board, arrows, scale)
+    drawn = _draw_lines(ax, board, _line_kinds(board, over.highlight, over.lines), cells, scale)
+    drawn |= _draw_nodes(ax, board, cells, over.marks, over.last, scale)
+    drawn |= _draw_stones(ax, board, list(over.stones), scale)
+    drawn |= _draw_arrows(ax, board, over.arrows, scale)
     if names is not None:
-        _draw_names(ax, board, names, {s.node for s in stones}, cells, scale)
+        _draw_names(ax, board, names, {s.node for s in over.stones}, cells, scale)
         drawn.add(names)
     x0, x1, y0, y1 = _extent(board)
     pad = 0.6 if cells else 0.45 * scale.unit + 0.2
@@ -258,6 +257,13 @@ def _handle(key: str) -> Any:
     return Line2D([], [], ls="")  # numbers and node names: the words say what they are
 
 
+def _overlay_apart(kw: Mapping[str, Any]) -> tuple[Overlay, dict[str, Any]]:
+    """A diagram's keywords (a frame of :func:`panels`, those of :func:`figure`) as its
+    :class:`Overlay` and the keywords of :func:`draw_on` that say how it is drawn."""
+    return (Overlay(**{k: v for k, v in kw.items() if k in OVERLAY_FIELDS}),
+            {k: v for k, v in kw.items() if k not in OVERLAY_FIELDS})
+
+
 def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:
     return (len(entries) + columns - 1) // columns if entries else 0
 
@@ -278,7 +284,8 @@ def figure(board: Board, *, size_px: int = 900, **kw):
     width = size_px / 100
     height = width * ratio + (0.4 if kw.get("title") else 0)
     fig, ax = plt.subplots(figsize=(width, height), dpi=100)
-    entries = draw_on(ax, board, **kw)
+    over, style = _overlay_apart(kw)
+    entries = draw_on(ax, board, over, **style)
     columns = 2
     extra = _legend_rows(entries, columns) * LEGEND_ROW_INCHES + 0.1
     fig.set_size_inches(width, height + extra)
@@ -301,7 +308,8 @@ def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: 
         if i < len(frames):
             frame = dict(frames[i])
             frame.setdefault("legend", legend)
-            for key, text in draw_on(ax, board, small=True, **frame):
+            over, style = _overlay_apart(frame)
+            for key, text in draw_on(ax, board, over, small=True, **style):
                 seen.setdefault(key, text)
         else:
             ax.axis("off")
