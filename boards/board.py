@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import Iterable
+from typing import Any, Iterable
 
 NodeId = int
 """A node of a board: an integer ``1..N`` (reading order for built boards)."""
@@ -25,6 +25,8 @@ LineId = int
 Line = tuple[NodeId, ...]
 Point = tuple[Fraction, Fraction]
 Permutation = tuple[NodeId, ...]
+Starts = tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...]
+"""A board's named starts: each name with its sides and each side's nodes (:attr:`Board.starts`)."""
 """A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
 SYMMETRY_LIST_CAP = 10_000
 """The largest symmetry group :attr:`Board.symmetries` lists element by element."""
@@ -113,7 +115,7 @@ class Board:
     lines: tuple[Line, ...]
     labels: tuple[str, ...] = ()
     links: tuple[tuple[NodeId, NodeId], ...] = ()
-    starts: tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...] = ()
+    starts: Starts = ()
     cells: tuple[NodeId, ...] = ()
     description: str = field(default="", compare=False)
 
@@ -529,7 +531,7 @@ class Board:
 
         return "\n".join(nx.generate_graphml(self.to_networkx()))
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """The summary printed by ``powertwo board info --json``."""
         return {
             "name": self.name,

@@ -19,6 +19,8 @@ import matplotlib
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "powertwo"  # stable ids in SVG output
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa: E402
 
@@ -65,7 +67,7 @@ def _unit(board: Board) -> float:
     return best or 1.0
 
 
-def draw_on(ax, board: Board, over: Overlay = BARE, *, names: str | None = None, title: str = "",
+def draw_on(ax: Axes, board: Board, over: Overlay = BARE, *, names: str | None = None, title: str = "",
             small: bool = False, legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
     """Draw ``board`` on the matplotlib axes ``ax``, and ``over`` it its stones, marked lines,
     arrows and ringed nodes (:class:`~powertwo.boards.diagram.Overlay`).
@@ -120,7 +122,7 @@ def _xy(board: Board, v: NodeId) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _draw_cells(ax, board: Board, cells: frozenset[NodeId]) -> None:
+def _draw_cells(ax: Axes, board: Board, cells: frozenset[NodeId]) -> None:
     """The chequered cell under each node of a cell board."""
     for v in sorted(cells):
         x, y = _xy(board, v)
@@ -143,7 +145,8 @@ def _line_kinds(board: Board, highlight: Iterable[LineId], lines: Iterable[LineM
     return kind_of
 
 
-def _draw_lines(ax, board: Board, kind_of: Mapping[LineId, str], cells: frozenset[NodeId], scale: _Scale) -> set[str]:
+def _draw_lines(ax: Axes, board: Board, kind_of: Mapping[LineId, str], cells: frozenset[NodeId],
+                scale: _Scale) -> set[str]:
     """Every line (a cell board's unmarked lines are its cells' order, not drawn); marked ones in their style."""
     drawn = set()
     for k, line in enumerate(board.lines):
@@ -162,7 +165,7 @@ def _draw_lines(ax, board: Board, kind_of: Mapping[LineId, str], cells: frozense
     return drawn
 
 
-def _draw_nodes(ax, board: Board, cells: frozenset[NodeId], marks: Iterable[NodeId], last: Iterable[NodeId],
+def _draw_nodes(ax: Axes, board: Board, cells: frozenset[NodeId], marks: Iterable[NodeId], last: Iterable[NodeId],
                 scale: _Scale) -> set[str]:
     """A dot on each node that is not a cell, a dashed red ring on each mark, a blue ring on each last node."""
     drawn = set()
@@ -179,7 +182,7 @@ def _draw_nodes(ax, board: Board, cells: frozenset[NodeId], marks: Iterable[Node
     return drawn
 
 
-def _draw_stones(ax, board: Board, stones: Sequence[Stone], scale: _Scale) -> set[str]:
+def _draw_stones(ax: Axes, board: Board, stones: Sequence[Stone], scale: _Scale) -> set[str]:
     drawn = set()
     for s in stones:
         x, y = _xy(board, s.node)
@@ -198,7 +201,7 @@ def _draw_stones(ax, board: Board, stones: Sequence[Stone], scale: _Scale) -> se
     return drawn
 
 
-def _draw_arrows(ax, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> set[str]:
+def _draw_arrows(ax: Axes, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> set[str]:
     """Each arrow leg by leg; a numbered arrow's legs carry their numbers a little off their middles."""
     drawn = set()
     for arrow in arrows:
@@ -221,7 +224,7 @@ def _draw_arrows(ax, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> se
     return drawn
 
 
-def _draw_names(ax, board: Board, names: str, stone_at: set[NodeId], cells: frozenset[NodeId],
+def _draw_names(ax: Axes, board: Board, names: str, stone_at: set[NodeId], cells: frozenset[NodeId],
                 scale: _Scale) -> None:
     """Every node's name: in a cell's corner, or beside the node (further out beside a stone)."""
     name_of = board.label if names == "labels" else str
@@ -268,7 +271,7 @@ def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:
     return (len(entries) + columns - 1) // columns if entries else 0
 
 
-def _add_legend(fig, entries: Sequence[tuple[str, str]], columns: int, fontsize: float) -> None:
+def _add_legend(fig: Figure, entries: Sequence[tuple[str, str]], columns: int, fontsize: float) -> None:
     if entries:
         fig.legend([_handle(k) for k, _ in entries], [text for _, text in entries], loc="lower center",
                    ncol=columns, fontsize=fontsize, frameon=False, handlelength=2.2, columnspacing=1.5)
@@ -277,7 +280,7 @@ def _add_legend(fig, entries: Sequence[tuple[str, str]], columns: int, fontsize:
 LEGEND_ROW_INCHES = 0.26
 
 
-def figure(board: Board, *, size_px: int = 900, **kw):
+def figure(board: Board, *, size_px: int = 900, **kw: Any) -> Figure:
     """One diagram as a matplotlib figure (``size_px`` wide at 100 dpi), its legend below it."""
     x0, x1, y0, y1 = _extent(board)
     ratio = (y1 - y0 + 1) / (x1 - x0 + 1)
@@ -294,8 +297,8 @@ def figure(board: Board, *, size_px: int = 900, **kw):
     return fig
 
 
-def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: int = 320,
-           legend: Mapping[str, str] | None = None):
+def panels(board: Board, frames: Sequence[Mapping[str, Any]], *, columns: int = 4, panel_px: int = 320,
+           legend: Mapping[str, str] | None = None) -> Figure:
     """A grid of small diagrams, one per frame (keyword arguments of :func:`draw_on`), with
     one legend below for everything the panels draw (``legend`` words it, as in draw_on)."""
     n = max(1, len(frames))
@@ -322,7 +325,7 @@ def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: 
     return fig
 
 
-def save(fig, path: str | Path) -> Path:
+def save(fig: Figure, path: str | Path) -> Path:
     """Write a figure as SVG or PNG, chosen by the file's ending."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -337,7 +340,7 @@ def save(fig, path: str | Path) -> Path:
     return path
 
 
-def _metadata(suffix: str) -> dict:
+def _metadata(suffix: str) -> dict[str, Any]:
     # reproducible output: no creation dates in the files
     return {"Date": None} if suffix == ".svg" else {"Software": None}
 

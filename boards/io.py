@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from .board import MAX_NODES, Board, BoardError, NodeError, NodeId, format_fraction, read_node
+from .board import MAX_NODES, Board, BoardError, NodeError, Starts, format_fraction, read_node
 from .jsonfile import loads, read_json
 from .outfile import write_text
 from .build import SYMMETRIES, from_grids, from_segments, name_by_cells, orbit_segments, parse_point, parse_segments
@@ -102,10 +102,6 @@ def from_json(text: str, where: str = "board") -> Board:
     return from_dict(loads(text, where, BoardError), where)
 
 
-Starts = tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...]
-"""A board's named starts: each name with its sides and their nodes (:attr:`Board.starts`)."""
-
-
 def _resolve_starts(raw: Any, board: Board, where: str) -> Starts:
     """The ``starts`` field: each start's sides and their nodes (ids or labels, read by :func:`read_node`)."""
     if raw is None:
@@ -176,7 +172,7 @@ def _cell_names(raw: Any, where: str) -> tuple[str, Any]:
     return columns, parse_point(raw["first"], f"{where}: cell_names.first")
 
 
-def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
+def _explicit(raw: dict[str, Any], name: str, description: str, where: str) -> Board:
     nodes = raw["nodes"]
     if not isinstance(nodes, dict) or not nodes:
         raise BoardError(f"{where}: field 'nodes' must be a non-empty object {{id: [x, y]}}")
@@ -212,7 +208,7 @@ def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
                  links=tuple(tuple(p) for p in links), cells=tuple(cells), description=description)
 
 
-def to_dict(board: Board) -> dict:
+def to_dict(board: Board) -> dict[str, Any]:
     """The explicit JSON form of a board (what ``powertwo board build`` writes)."""
     out: dict[str, Any] = {"name": board.name}
     if board.description:
