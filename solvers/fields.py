@@ -31,7 +31,7 @@ def _type_name(kind: type | tuple[type, ...]) -> str:
     return kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
 
 
-def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     """``data[key]`` of the given type, or a :class:`SolutionError` naming the field (a bool is
     not taken for an int)."""
     if key not in data:
@@ -42,7 +42,7 @@ def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) 
     return value
 
 
-def int_field(data: Mapping, key: str, where: str, *, required: bool = True, minimum: int | None = None,
+def int_field(data: Mapping[str, Any], key: str, where: str, *, required: bool = True, minimum: int | None = None,
               maximum: int | None = None) -> int | None:
     """An integer field. Absent or ``null``: an error when ``required``, else ``None``. Out of
     ``minimum..maximum``: an error naming the range."""
@@ -60,7 +60,7 @@ def int_field(data: Mapping, key: str, where: str, *, required: bool = True, min
     return value
 
 
-def bool_field(data: Mapping, key: str, where: str, default: bool | None = None) -> bool | None:
+def bool_field(data: Mapping[str, Any], key: str, where: str, default: bool | None = None) -> bool | None:
     """A ``true``/``false`` field (a string ``"true"`` is refused); ``default`` when absent."""
     if key not in data:
         return default
@@ -70,7 +70,7 @@ def bool_field(data: Mapping, key: str, where: str, default: bool | None = None)
     return value
 
 
-def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, *, required: bool = True
+def choice_field(data: Mapping[str, Any], key: str, choices: Collection[str], where: str, *, required: bool = True
                  ) -> str | None:
     """A string field with one of ``choices``."""
     if key not in data and not required:
@@ -81,7 +81,7 @@ def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, 
     return value
 
 
-def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
+def node_list(data: Mapping[str, Any], key: str, board: Board, where: str) -> list[int]:
     """A list of nodes from field ``key`` (labels such as ``"a13"`` or ids such as ``60``), as
     node ids; unknown nodes name the board. A list longer than the board has nodes is refused
     before any work (it cannot be a set of stones)."""
@@ -91,7 +91,7 @@ def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
     return node_ids(raw, board, where, field=key)
 
 
-def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -> list[int]:
+def node_ids(raw: list[Any], board: Board, where: str, *, field: str | None = None) -> list[int]:
     """Every entry of ``raw`` (a label such as ``"a13"`` or an id such as ``60``) as a node id
     of ``board``, in order; anything else, or an unknown node, raises :class:`SolutionError`
     naming ``where`` (and the ``field``, when given)."""
@@ -116,7 +116,7 @@ def quoted(value: Any) -> str:
     return f"'{str(value)[:40]}'"
 
 
-def known_fields(data: Mapping, known: Collection[str], where: str, prefix: str = "") -> None:
+def known_fields(data: Mapping[str, Any], known: Collection[str], where: str, prefix: str = "") -> None:
     """Refuse a field the checker does not know (it could not verify it): one error naming it."""
     for key in data:
         if key not in known:
