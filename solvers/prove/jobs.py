@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
 
 from powertwo.boards.outfile import write_text
-from powertwo.rules import Game, RulesError
+from powertwo.rules import AnyGame, Game, RulesError
 
 from ..registry import Progress, no_progress
 from .dfpn import ProveError
@@ -92,7 +92,7 @@ def key_text(key: Hashable) -> str:
     return json.dumps(key, separators=(",", ":"))
 
 
-def _decided(game: Game, positions: Positions, state: Any) -> Value | None:
+def _decided(game: AnyGame, positions: Positions, state: Any) -> Value | None:
     """The value of a finished game (or one the game's shortcut decides) for the side to move."""
     out = game.outcome(state)
     winner = out.winner if out is not None else positions.shortcut(state)
@@ -103,7 +103,7 @@ def _decided(game: Game, positions: Positions, state: Any) -> Value | None:
     return Value.WON if winner == state.to_move else Value.LOST
 
 
-def split(game: Game, state: Any, depth: int, positions: Positions, progress: Progress = no_progress) -> SplitTree:
+def split(game: AnyGame, state: Any, depth: int, positions: Positions, progress: Progress = no_progress) -> SplitTree:
     """The upper tree of ``depth`` plies from ``state`` (see the module text)."""
     if game.name == "tower-of-power":
         raise ProveError("tower-of-power: a position's value depends on its history (threefold repetition), "
@@ -130,7 +130,7 @@ def split(game: Game, state: Any, depth: int, positions: Positions, progress: Pr
     return SplitTree(nodes=nodes, root=root, depth=depth)
 
 
-def _expand(game: Game, positions: Positions, node: _Node, nodes: dict[str, _Node]) -> list[_Node]:
+def _expand(game: AnyGame, positions: Positions, node: _Node, nodes: dict[str, _Node]) -> list[_Node]:
     """List ``node``'s moves (in the order of their notation); the positions met for the first time."""
     try:
         moves = game.legal_moves(node.state)
@@ -297,7 +297,7 @@ _games: dict[tuple[str, str, str], Game] = {}
 """A worker's games, built once (a game's board symmetries take seconds to find)."""
 
 
-def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = None, store: str | None = None,
+def prove_split(game: AnyGame, state: Any, *, depth: int, limits: Limits | None = None, store: str | None = None,
                 cluster: Cluster = Cluster(), symmetry: bool = True, progress: Progress = no_progress,
                 board_name: str | None = None) -> SplitResult:
     """Who wins ``state``, as far as jobs ``depth`` plies down prove it (see the module text).
@@ -340,7 +340,7 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
                        rows=tuple((n.line, rows[n.key]) for n in jobs if n.key in rows))
 
 
-def _run_jobs(game: Game, todo: list[_Node], limits: Limits, symmetry: bool, board_name: str | None, db: JobStore,
+def _run_jobs(game: AnyGame, todo: list[_Node], limits: Limits, symmetry: bool, board_name: str | None, db: JobStore,
               rows: dict[str, JobRow], where: Cluster, progress: Progress) -> list[JobRow]:
     """Run ``todo`` on the cluster, each row into ``rows`` and the store as it comes back."""
     from dask.distributed import as_completed

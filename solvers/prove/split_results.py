@@ -119,7 +119,7 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
     return rows, section
 
 
-def _check_jobs(answer: dict, folder: Path, progress: Progress) -> int:
+def _check_jobs(answer: dict[str, Any], folder: Path, progress: Progress) -> int:
     """Check every committed certificate of a game's jobs: valid, of the position its job names (the
     answer's root after the job's moves) and with the job's value; how many."""
     from powertwo.boards import load
@@ -148,7 +148,7 @@ def _check_jobs(answer: dict, folder: Path, progress: Progress) -> int:
     return checked
 
 
-def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
+def _row(answer: dict[str, Any], name: str, checked: int, seconds: float) -> ResultRow:
     last = answer["plies"][-1]
     status = "proven" if answer["value"] != "unknown" else "not decided within the limits"
     return ResultRow(puzzle=f"prove {name}", variant=f"{answer['board']}, the start, split {answer['split_depth']} ply",
@@ -158,7 +158,7 @@ def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
                      files=(f"{FOLDER}/{name}.json",), timings={"check": round(seconds, 1)})
 
 
-def _lines(answer: dict, checked: int, seconds: float) -> list[str]:
+def _lines(answer: dict[str, Any], checked: int, seconds: float) -> list[str]:
     jobs = answer["jobs"]
     limit = jobs["time_limit"]
     value = answer["value"] + (f" (wins with {answer['move']})" if answer["move"] else "")
