@@ -13,10 +13,12 @@ from click.testing import CliRunner
 
 from powertwo.cli import main
 from powertwo.cli.limits import cores
+from powertwo.cli.solve_options import option_params
 from powertwo.solvers.census import CensusError, CensusOptions, census_tables, run_census
 from powertwo.solvers.census import disk as disk_engine
 from powertwo.solvers.census.engine import Plan, run_levels
 from powertwo.solvers.census.levelstore import STATE
+from powertwo.solvers.registry import get_puzzle
 
 from test_census import GAMES
 
@@ -210,7 +212,7 @@ def test_cli_a_disk_budget_below_what_the_process_holds_is_one_line():
 def test_cli_census_takes_its_workers_range_from_where_solve_does(engine):
     """Issue 50, item 2: one range for --workers (the cores), whatever the engine, and the same
     message as solve's."""
-    solve = {p.name: p for p in main.commands["solve"].params}["workers"].type
+    solve = {p.name: p for p in option_params([get_puzzle("jump-reverse")])}["workers"].type
     census = {p.name: p for p in main.commands["census"].params}["workers"].type
     assert type(solve) is type(census)
     many = cores() + 1

@@ -161,8 +161,8 @@ def test_cli_census_by_moves_on_the_english_board_first_levels(tmp_path):
     """George Bell's table of the central game: 1, 1, 2, 9, 47 positions up to symmetry after 0-4
     moves forward; 1, 1, 16, 979 backward from the centre."""
     for flags, classes in (([], [1, 1, 2, 9, 47]), (["--backward"], [1, 1, 16, 979])):
-        out = tmp_path / "c.json"
-        plot = tmp_path / "c.png"
+        out = tmp_path / f"c{len(flags)}.json"
+        plot = tmp_path / f"c{len(flags)}.png"
         result = CliRunner().invoke(main, ["census", "--board", "english", "--by", "moves", *flags, "--max-levels",
                                            str(len(classes) - 1), "--store", str(tmp_path), "--json", str(out),
                                            "--plot", str(plot)])

@@ -413,7 +413,7 @@ def test_malformed_solutions_raise_one_line_errors(data, message):
 
 def test_the_answer_schema_closes_the_run_of_every_backend():
     """The answer files' schema (below the puzzle families, importing none) names each backend's run."""
-    from powertwo.solvers.schemas import BackendRun, LineAnswer, check_answer_shape
+    from powertwo.solvers.schemas import BackendRun, LineAnswer, check_shape
 
     runs = {info.alias or name for name, info in LineAnswer.model_fields.items() if info.annotation is BackendRun}
     assert runs == set(lp.BACKENDS)
@@ -421,7 +421,7 @@ def test_the_answer_schema_closes_the_run_of_every_backend():
         for run, fault in (({"proof": "x"}, f"unknown field '{backend}.proof' (nothing checks it)"),
                            (None, f"field '{backend}' must be an object")):
             with pytest.raises(lp.SolutionError) as err:
-                check_answer_shape({"puzzle": "one-by-one", backend: run}, "answer.json")
+                check_shape({"puzzle": "one-by-one", backend: run}, "answer.json", LineAnswer)
             assert str(err.value) == f"answer.json: {fault}"
 
 

@@ -147,9 +147,16 @@ def test_live_check_of_the_committed_one_by_one(client):
 
 
 def test_live_check_two_by_two_strict_counts_lines(client):
-    committed = json.loads((RESULTS / "two-by-two-strict-at-most.json").read_text())  # 24 stones: the at-most reading
+    """The page plays the booklet's reading (all 32 stones): the earlier at-most answer (24 stones,
+    exactly two on all 32 lines) is not a finished placement there; the committed 32-stone answer is."""
+    committed = json.loads((RESULTS / "two-by-two-strict-at-most.json").read_text())
     r = client.post("/api/check", json={"puzzle": "two-by-two", "strict": True, "stones": committed["stones"]}).json()
-    assert (r["verdict"], r["objective"]) == ("valid, optimal", 32)
+    assert (r["verdict"], r["objective"], r["bad_lines"]) == ("invalid", 32, [])
+    assert r["faults"] == ["24 stones, the puzzle places exactly 32",
+                           "cp-sat proves the puzzle has no answer on this board"]  # strict with 32: none
+    booklet = json.loads((RESULTS / "two-by-two.json").read_text())
+    r = client.post("/api/check", json={"puzzle": "two-by-two", "stones": booklet["stones"]}).json()
+    assert (r["verdict"], r["objective"], r["optimum"]) == ("valid, optimal", 27, 27)
     fewer = {"puzzle": "two-by-two", "strict": True, "stones": committed["stones"][:-1]}
     r = client.post("/api/check", json=fewer).json()
     assert r["verdict"] == "invalid" and r["bad_lines"]

@@ -125,8 +125,11 @@ def connect(scheduler: str | None, workers: int, memory: int, processes: bool = 
     from dask.distributed import Client, LocalCluster
 
     if not scheduler:
+        # Threads of this process share its memory, which Dask would measure whole against each
+        # worker's share and pause every worker (the jobs then never come back): no Dask limit there.
+        limit = max(1 << 28, memory // workers) if processes else 0
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=":0",
-                               silence_logs=logging.ERROR, memory_limit=max(1 << 28, memory // workers))
+                               silence_logs=logging.ERROR, memory_limit=limit)
         return Client(cluster), cluster
     host, port = scheduler_address(scheduler)
     try:

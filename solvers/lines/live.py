@@ -20,8 +20,11 @@ def live_check(board: Board, answer: Mapping[str, Any]) -> dict[str, Any]:
     puzzle = require(answer, "puzzle", str, "live check")
     strict = answer.get("strict") is True
     stones = require(answer, "stones", list, f"{puzzle} solution")
-    report = check({"puzzle": puzzle, "board": board.name, "stones": stones, "strict": strict}, board)
     var = variant(puzzle, strict)
+    data = {"puzzle": puzzle, "board": board.name, "stones": stones, "strict": strict}
+    if var.lists_lines:  # the booklet's reading (RULES.md section 5): exactly 32 stones, never the earlier at-most
+        data["stones_rule"] = var.stones_rule
+    report = check(data, board)
     stone_set = sorted(set(node_ids(stones, board, f"{puzzle} solution", field="stones")))
     counts = line_counts(board, stone_set)
     bad = [k for k, held in enumerate(counts) if var.line_fault(held)]
