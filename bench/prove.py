@@ -97,12 +97,12 @@ def main() -> None:
 def _jobs() -> None:
     """The job runner on a LocalCluster of 2 worker processes: a David and Goliath position near its end
     split one ply down (the cluster's start and each worker's set-up included)."""
-    from powertwo.solvers.prove.jobs import prove_split
+    from powertwo.solvers.prove.jobs import Cluster, prove_split
 
     game = get_game("david-goliath")
     state = game.state_from_json(SMALL[1][1])
     began = time.perf_counter()
-    result = prove_split(game, state, depth=1, limits=Limits(seconds=600, memory_mib=256), workers=2)
+    result = prove_split(game, state, depth=1, limits=Limits(seconds=600, memory_mib=256), cluster=Cluster(workers=2))
     seconds = time.perf_counter() - began
     f = result.figures
     print(f"job runner, {game.name} near its end, split 1 ply, LocalCluster of 2: {result.value.value}; "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from typing import Iterable
+from typing import Any, Iterable
 
 NodeId = int
 """A node of a board: an integer ``1..N`` (reading order for built boards)."""
@@ -25,6 +25,8 @@ LineId = int
 Line = tuple[NodeId, ...]
 Point = tuple[Fraction, Fraction]
 Permutation = tuple[NodeId, ...]
+Starts = tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...]
+"""A board's named starts: each name with its sides and each side's nodes (:attr:`Board.starts`)."""
 """A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
 SYMMETRY_LIST_CAP = 10_000
 """The largest symmetry group :attr:`Board.symmetries` lists element by element."""
@@ -40,6 +42,27 @@ Schreier-Sims (:attr:`Board.symmetry_confirmed`)."""
 
 class BoardError(ValueError):
     """A board (or its source file) is malformed; the message names the problem."""
+
+
+MAX_NODE_NAME = 12
+"""The longest node id read from text (``63``; a 4,300-digit number is not read as a number)."""
+
+
+class NodeError(BoardError):
+    """``value`` names no node of board ``board``: ``malformed`` when it is neither an id nor a
+    label at all (not an int or a str, or a bool), otherwise no node has that label or id. The
+    message is ``[where: ]node V does not exist on board B`` or ``[where: ]V is not a node``; a
+    reader that words it otherwise builds its own from these fields."""
+
+    def __init__(self, board: str, value: object, where: str, malformed: bool) -> None:
+        self.board, self.value, self.where, self.malformed = board, value, where, malformed
+        said = f"{value!r} is not a node" if malformed else f"node {value} does not exist on board {board}"
+        super().__init__(f"{where}: {said}" if where else said)
+
+    @property
+    def shown(self) -> str:
+        """The value as an error quotes it: its text, at most 40 characters."""
+        return str(self.value)[:40]
 
 
 def format_fraction(value: Fraction) -> str:
@@ -92,7 +115,7 @@ class Board:
     lines: tuple[Line, ...]
     labels: tuple[str, ...] = ()
     links: tuple[tuple[NodeId, NodeId], ...] = ()
-    starts: tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...] = ()
+    starts: Starts = ()
     cells: tuple[NodeId, ...] = ()
     description: str = field(default="", compare=False)
 
@@ -145,19 +168,8 @@ class Board:
         return {lab: i for i, lab in enumerate(self.labels, start=1)}
 
     def node(self, text: str | int) -> NodeId:
-        """The node named ``text`` (its label, or its id as a number); raises :class:`BoardError`."""
-        if isinstance(text, bool):
-            raise BoardError(f"node {text!r} does not exist on board {self.name}")
-        if isinstance(text, int):
-            if 1 <= text <= self.size:
-                return text
-            raise BoardError(f"node {text} does not exist on board {self.name}")
-        key = str(text).strip()
-        if key in self._by_label:
-            return self._by_label[key]
-        if key.isascii() and key.isdigit() and 1 <= int(key) <= self.size and key == str(int(key)):
-            return int(key)
-        raise BoardError(f"node {text} does not exist on board {self.name}")
+        """The node named ``text`` (its label, or its id as a number); raises :class:`NodeError`."""
+        return read_node(self, text, "")
 
     def has_node(self, node: object) -> bool:
         return isinstance(node, int) and not isinstance(node, bool) and 1 <= node <= self.size
@@ -519,7 +531,7 @@ class Board:
 
         return "\n".join(nx.generate_graphml(self.to_networkx()))
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         """The summary printed by ``powertwo board info --json``."""
         return {
             "name": self.name,
@@ -539,3 +551,23 @@ class Board:
                        if self.labels != tuple(str(i) for i in self.nodes) else None),
         }
 
+
+def read_node(board: Board, value: object, where: str) -> NodeId:
+    """The node of ``board`` that ``value`` names: its label (a str, spaces around it ignored) or its
+    id (an int, or a str of digits such as ``"60"``). Every reader of a node given as text or JSON
+    (a move, a position or answer file, an option, a request field) comes here; anything else raises
+    :class:`NodeError`, its message naming ``where`` (when not empty) and the board."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise NodeError(board.name, value, where, malformed=True)
+    if isinstance(value, int):
+        if 1 <= value <= board.size:
+            return value
+    else:
+        key = value.strip()
+        found = board._by_label.get(key)
+        if found is not None:
+            return found
+        if (key.isascii() and key.isdigit() and len(key) <= MAX_NODE_NAME and key == str(int(key))
+                and 1 <= int(key) <= board.size):
+            return int(key)
+    raise NodeError(board.name, value, where, malformed=False)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from math import gcd
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .board import MAX_NODES, Board, BoardError, NodeId, Point, format_fraction
+from .board import MAX_NODES, Board, BoardError, NodeId, Point, Starts, format_fraction
 
 Segment = tuple[Point, Point]
 FILES = "abcdefghijklmnopqrstuvwxyz"
@@ -90,7 +90,13 @@ def parse_segments(raw: Any, where: str = "segments") -> list[Segment]:
     return out
 
 
-def _carrier(p: Point, q: Point) -> tuple[int, int, Fraction]:
+Carrier = tuple[int, int, Fraction]
+"""A segment's supporting line ``a*x + b*y = c``, normalised (:func:`_carrier`)."""
+Piece = tuple[Carrier, Point, Point]
+"""A maximal piece of a line: its carrier, its low end and its high end."""
+
+
+def _carrier(p: Point, q: Point) -> Carrier:
     """The supporting line ``a*x + b*y = c`` of a segment, normalised so equal lines compare equal."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     # direction as a primitive integer vector with a canonical sign
@@ -179,7 +185,7 @@ def name_by_cells(board: Board, columns: str, first: Point) -> Board:
                  starts=starts, cells=board.cells, description=board.description)
 
 
-def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: tuple = (),
+def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: Starts = (),
                   description: str = "", progress: Callable[[str], None] | None = None) -> Board:
     """Compute nodes and lines of the board drawn by ``segments`` (exact endpoints); at most
     :data:`MAX_SEGMENTS` segments and :data:`MAX_NODES` nodes (refused in one line as soon as the
@@ -195,11 +201,11 @@ def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: 
             raise BoardError(f"segments: zero-length segment at ({format_fraction(p[0])}, {format_fraction(p[1])})")
 
     # 1. group collinear segments, then merge touching/overlapping pieces into maximal lines
-    groups: dict[tuple, list[tuple[Point, Point]]] = {}
+    groups: dict[Carrier, list[tuple[Point, Point]]] = {}
     for p, q in segs:
         lo, hi = sorted((p, q), key=_order_key)
         groups.setdefault(_carrier(p, q), []).append((lo, hi))
-    pieces: list[tuple[tuple, Point, Point]] = []  # (carrier, low end, high end)
+    pieces: list[Piece] = []
     for carrier, items in groups.items():
         items.sort(key=lambda s: _order_key(s[0]))
         cur_lo, cur_hi = items[0]
@@ -224,12 +230,12 @@ def from_segments(segments: Iterable[Segment], name: str = "custom", *, starts: 
     return Board(name=name, coords=tuple(ordered), lines=tuple(lines), starts=starts, description=description)
 
 
-def _on_piece(pt: Point, piece: tuple[tuple, Point, Point]) -> bool:
+def _on_piece(pt: Point, piece: Piece) -> bool:
     (a, b, c), lo, hi = piece
     return a * pt[0] + b * pt[1] == c and _order_key(lo) <= _order_key(pt) <= _order_key(hi)
 
 
-def _crossings(pieces: list[tuple[tuple, Point, Point]], progress: Callable[[str], None]) -> list[set[Point]]:
+def _crossings(pieces: list[Piece], progress: Callable[[str], None]) -> list[set[Point]]:
     """The points on each piece: its two ends and every crossing with another piece (pairs whose
     bounding boxes are apart are skipped); :class:`BoardError` once more than :data:`MAX_NODES`
     distinct points are found."""
@@ -263,8 +269,9 @@ def square_label(file: int, rank: int) -> str:
     return f"{FILES[file]}{rank + 1}"
 
 
-def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | None = None,
-               starts_by_label: dict | None = None, description: str = "") -> Board:
+def from_grids(grids: Sequence[dict[str, Any]], name: str, *, link_grids: Sequence[int] | None = None,
+               starts_by_label: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+               description: str = "") -> Board:
     """Build a board from square grids of points.
 
     Each grid is ``{"files": F, "ranks": R, "origin": [x, y], "diagonals": bool,
@@ -295,7 +302,7 @@ def from_grids(grids: Sequence[dict], name: str, *, link_grids: Sequence[int] | 
                  links=tuple(sorted(links)), starts=starts, cells=cells, description=description)
 
 
-def _grid(g: dict, where: str) -> tuple[list[tuple[Point, str]], list[list[Point]]]:
+def _grid(g: dict[str, Any], where: str) -> tuple[list[tuple[Point, str]], list[list[Point]]]:
     """One grid of :func:`from_grids`: its points with their labels (file by file), and its runs
     (the points of each row, column and, with ``diagonals``, diagonal, at least two)."""
     try:
@@ -349,7 +356,8 @@ def _grid_links(pts: list[tuple[Point, str, int]], ids: dict[Point, NodeId],
     return links
 
 
-def _grid_starts(name: str, labels: tuple[str, ...], starts_by_label: dict) -> tuple:
+def _grid_starts(name: str, labels: tuple[str, ...],
+                 starts_by_label: Mapping[str, Mapping[str, Sequence[str]]]) -> Starts:
     """The starts of :func:`from_grids`, their squares given by label, as node ids."""
     by_label = {lab: k for k, lab in enumerate(labels, start=1)}
     entries = []

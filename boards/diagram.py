@@ -53,6 +53,33 @@ class LineMark:
             raise ValueError(f"line mark kind {self.kind!r} is not one of {', '.join(LINE_KINDS)}")
 
 
+@dataclass(frozen=True)
+class Overlay:
+    """What a diagram draws over its board: ``stones``; lines marked by id, ``highlight`` (thick
+    red), and by kind, ``lines`` (:class:`LineMark`); ``arrows``; nodes ringed, ``marks`` dashed red
+    (free nodes of interest) and ``last`` blue (what the last move placed). Any iterable is kept as
+    a tuple."""
+
+    stones: tuple[Stone, ...] = ()
+    highlight: tuple[LineId, ...] = ()
+    lines: tuple[LineMark, ...] = ()
+    arrows: tuple[Arrow, ...] = ()
+    marks: tuple[NodeId, ...] = ()
+    last: tuple[NodeId, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in OVERLAY_FIELDS:
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+OVERLAY_FIELDS = ("stones", "highlight", "lines", "arrows", "marks", "last")
+"""The fields of :class:`Overlay`: a diagram's keywords (:func:`powertwo.boards.draw.figure`)
+that go over the board; the others (``names``, ``title``, ``legend``) say how it is drawn."""
+
+BARE = Overlay()
+"""Nothing over the board: the empty board."""
+
+
 LEGEND_KEYS = ("light", "dark", "aged", "energy", "number", "highlight", "too many", "too few", "none",
                "ring", "move", "arrow", "chain", "labels", "ids")
 """The legend's entries, in the order drawn: stones, numbers on stones, marked lines, ringed

@@ -19,11 +19,15 @@ import matplotlib
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "powertwo"  # stable ids in SVG output
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Rectangle  # noqa: E402
 
 from .board import Board, LineId, NodeId  # noqa: E402
-from .diagram import ARROW, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, Arrow, LineMark, Stone  # noqa: E402
+from .diagram import (  # noqa: E402
+    ARROW, BARE, DEFAULT_LEGEND, LEGEND_KEYS, NODE_NAMES, OVERLAY_FIELDS, Arrow, LineMark, Overlay, Stone,
+)
 from .outfile import atomic_path  # noqa: E402
 
 LIGHT_FILL, LIGHT_EDGE = "#f4e6c8", "#7a5a22"
@@ -38,7 +42,8 @@ LINE_STYLE = {  # kind: (colour, line style)
     "none": ("#6c757d", ":"),
 }
 
-__all__ = ["Arrow", "LineMark", "Stone", "board_diagram", "cell_nodes", "draw_on", "figure", "panels", "save"]
+__all__ = ["Arrow", "LineMark", "Overlay", "Stone", "board_diagram", "cell_nodes", "draw_on", "figure", "panels",
+           "save"]
 
 
 def cell_nodes(board: Board) -> frozenset[NodeId]:
@@ -62,15 +67,12 @@ def _unit(board: Board) -> float:
     return best or 1.0
 
 
-def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterable[LineId] = (),
-            lines: Iterable[LineMark] = (), arrows: Iterable[Arrow] = (), marks: Iterable[NodeId] = (),
-            last: Iterable[NodeId] = (), names: str | None = None, title: str = "",
+def draw_on(ax: Axes, board: Board, over: Overlay = BARE, *, names: str | None = None, title: str = "",
             small: bool = False, legend: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
-    """Draw ``board`` on the matplotlib axes ``ax``.
+    """Draw ``board`` on the matplotlib axes ``ax``, and ``over`` it its stones, marked lines,
+    arrows and ringed nodes (:class:`~powertwo.boards.diagram.Overlay`).
 
-    ``highlight`` are line ids drawn thick and red; ``lines`` marks lines by kind (the faults
-    of a wrong answer); ``marks`` are nodes ringed dashed red (free nodes of interest);
-    ``last`` are nodes ringed blue (what the last move placed); ``names`` writes every node's
+    ``names`` writes every node's
     name: ``"labels"`` its label (``a13``), ``"ids"`` its number (``60``), None nothing.
     Returns the legend entries of what was drawn, ``(key, text)`` in the
     order of :data:`~powertwo.boards.diagram.LEGEND_KEYS`, worded by ``legend`` where it has the key.
@@ -80,13 +82,12 @@ def draw_on(ax, board: Board, *, stones: Iterable[Stone] = (), highlight: Iterab
     scale = _Scale(_unit(board), small)
     cells = cell_nodes(board)
     _draw_cells(ax, board, cells)
-    drawn = _draw_lines(ax, board, _line_kinds(board, highlight, lines), cells, scale)
-    drawn |= _draw_nodes(ax, board, cells, marks, last, scale)
-    stones = list(stones)
-    drawn |= _draw_stones(ax, board, stones, scale)
-    drawn |= _draw_arrows(ax, board, arrows, scale)
+    drawn = _draw_lines(ax, board, _line_kinds(board, over.highlight, over.lines), cells, scale)
+    drawn |= _draw_nodes(ax, board, cells, over.marks, over.last, scale)
+    drawn |= _draw_stones(ax, board, list(over.stones), scale)
+    drawn |= _draw_arrows(ax, board, over.arrows, scale)
     if names is not None:
-        _draw_names(ax, board, names, {s.node for s in stones}, cells, scale)
+        _draw_names(ax, board, names, {s.node for s in over.stones}, cells, scale)
         drawn.add(names)
     x0, x1, y0, y1 = _extent(board)
     pad = 0.6 if cells else 0.45 * scale.unit + 0.2
@@ -121,7 +122,7 @@ def _xy(board: Board, v: NodeId) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _draw_cells(ax, board: Board, cells: frozenset[NodeId]) -> None:
+def _draw_cells(ax: Axes, board: Board, cells: frozenset[NodeId]) -> None:
     """The chequered cell under each node of a cell board."""
     for v in sorted(cells):
         x, y = _xy(board, v)
@@ -144,7 +145,8 @@ def _line_kinds(board: Board, highlight: Iterable[LineId], lines: Iterable[LineM
     return kind_of
 
 
-def _draw_lines(ax, board: Board, kind_of: Mapping[LineId, str], cells: frozenset[NodeId], scale: _Scale) -> set[str]:
+def _draw_lines(ax: Axes, board: Board, kind_of: Mapping[LineId, str], cells: frozenset[NodeId],
+                scale: _Scale) -> set[str]:
     """Every line (a cell board's unmarked lines are its cells' order, not drawn); marked ones in their style."""
     drawn = set()
     for k, line in enumerate(board.lines):
@@ -163,7 +165,7 @@ def _draw_lines(ax, board: Board, kind_of: Mapping[LineId, str], cells: frozense
     return drawn
 
 
-def _draw_nodes(ax, board: Board, cells: frozenset[NodeId], marks: Iterable[NodeId], last: Iterable[NodeId],
+def _draw_nodes(ax: Axes, board: Board, cells: frozenset[NodeId], marks: Iterable[NodeId], last: Iterable[NodeId],
                 scale: _Scale) -> set[str]:
     """A dot on each node that is not a cell, a dashed red ring on each mark, a blue ring on each last node."""
     drawn = set()
@@ -180,7 +182,7 @@ def _draw_nodes(ax, board: Board, cells: frozenset[NodeId], marks: Iterable[Node
     return drawn
 
 
-def _draw_stones(ax, board: Board, stones: Sequence[Stone], scale: _Scale) -> set[str]:
+def _draw_stones(ax: Axes, board: Board, stones: Sequence[Stone], scale: _Scale) -> set[str]:
     drawn = set()
     for s in stones:
         x, y = _xy(board, s.node)
@@ -199,7 +201,7 @@ def _draw_stones(ax, board: Board, stones: Sequence[Stone], scale: _Scale) -> se
     return drawn
 
 
-def _draw_arrows(ax, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> set[str]:
+def _draw_arrows(ax: Axes, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> set[str]:
     """Each arrow leg by leg; a numbered arrow's legs carry their numbers a little off their middles."""
     drawn = set()
     for arrow in arrows:
@@ -222,7 +224,7 @@ def _draw_arrows(ax, board: Board, arrows: Iterable[Arrow], scale: _Scale) -> se
     return drawn
 
 
-def _draw_names(ax, board: Board, names: str, stone_at: set[NodeId], cells: frozenset[NodeId],
+def _draw_names(ax: Axes, board: Board, names: str, stone_at: set[NodeId], cells: frozenset[NodeId],
                 scale: _Scale) -> None:
     """Every node's name: in a cell's corner, or beside the node (further out beside a stone)."""
     name_of = board.label if names == "labels" else str
@@ -258,11 +260,18 @@ def _handle(key: str) -> Any:
     return Line2D([], [], ls="")  # numbers and node names: the words say what they are
 
 
+def _overlay_apart(kw: Mapping[str, Any]) -> tuple[Overlay, dict[str, Any]]:
+    """A diagram's keywords (a frame of :func:`panels`, those of :func:`figure`) as its
+    :class:`Overlay` and the keywords of :func:`draw_on` that say how it is drawn."""
+    return (Overlay(**{k: v for k, v in kw.items() if k in OVERLAY_FIELDS}),
+            {k: v for k, v in kw.items() if k not in OVERLAY_FIELDS})
+
+
 def _legend_rows(entries: Sequence[tuple[str, str]], columns: int) -> int:
     return (len(entries) + columns - 1) // columns if entries else 0
 
 
-def _add_legend(fig, entries: Sequence[tuple[str, str]], columns: int, fontsize: float) -> None:
+def _add_legend(fig: Figure, entries: Sequence[tuple[str, str]], columns: int, fontsize: float) -> None:
     if entries:
         fig.legend([_handle(k) for k, _ in entries], [text for _, text in entries], loc="lower center",
                    ncol=columns, fontsize=fontsize, frameon=False, handlelength=2.2, columnspacing=1.5)
@@ -271,14 +280,15 @@ def _add_legend(fig, entries: Sequence[tuple[str, str]], columns: int, fontsize:
 LEGEND_ROW_INCHES = 0.26
 
 
-def figure(board: Board, *, size_px: int = 900, **kw):
+def figure(board: Board, *, size_px: int = 900, **kw: Any) -> Figure:
     """One diagram as a matplotlib figure (``size_px`` wide at 100 dpi), its legend below it."""
     x0, x1, y0, y1 = _extent(board)
     ratio = (y1 - y0 + 1) / (x1 - x0 + 1)
     width = size_px / 100
     height = width * ratio + (0.4 if kw.get("title") else 0)
     fig, ax = plt.subplots(figsize=(width, height), dpi=100)
-    entries = draw_on(ax, board, **kw)
+    over, style = _overlay_apart(kw)
+    entries = draw_on(ax, board, over, **style)
     columns = 2
     extra = _legend_rows(entries, columns) * LEGEND_ROW_INCHES + 0.1
     fig.set_size_inches(width, height + extra)
@@ -287,8 +297,8 @@ def figure(board: Board, *, size_px: int = 900, **kw):
     return fig
 
 
-def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: int = 320,
-           legend: Mapping[str, str] | None = None):
+def panels(board: Board, frames: Sequence[Mapping[str, Any]], *, columns: int = 4, panel_px: int = 320,
+           legend: Mapping[str, str] | None = None) -> Figure:
     """A grid of small diagrams, one per frame (keyword arguments of :func:`draw_on`), with
     one legend below for everything the panels draw (``legend`` words it, as in draw_on)."""
     n = max(1, len(frames))
@@ -301,7 +311,8 @@ def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: 
         if i < len(frames):
             frame = dict(frames[i])
             frame.setdefault("legend", legend)
-            for key, text in draw_on(ax, board, small=True, **frame):
+            over, style = _overlay_apart(frame)
+            for key, text in draw_on(ax, board, over, small=True, **style):
                 seen.setdefault(key, text)
         else:
             ax.axis("off")
@@ -314,7 +325,7 @@ def panels(board: Board, frames: Sequence[dict], *, columns: int = 4, panel_px: 
     return fig
 
 
-def save(fig, path: str | Path) -> Path:
+def save(fig: Figure, path: str | Path) -> Path:
     """Write a figure as SVG or PNG, chosen by the file's ending."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -329,7 +340,7 @@ def save(fig, path: str | Path) -> Path:
     return path
 
 
-def _metadata(suffix: str) -> dict:
+def _metadata(suffix: str) -> dict[str, Any]:
     # reproducible output: no creation dates in the files
     return {"Date": None} if suffix == ".svg" else {"Software": None}
 

@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from .board import MAX_NODES, Board, BoardError, format_fraction
+from .board import MAX_NODES, Board, BoardError, NodeError, Starts, format_fraction, read_node
 from .jsonfile import loads, read_json
 from .outfile import write_text
 from .build import SYMMETRIES, from_grids, from_segments, name_by_cells, orbit_segments, parse_point, parse_segments
@@ -102,7 +102,8 @@ def from_json(text: str, where: str = "board") -> Board:
     return from_dict(loads(text, where, BoardError), where)
 
 
-def _resolve_starts(raw: Any, labels: dict[str, int], size: int, where: str) -> tuple:
+def _resolve_starts(raw: Any, board: Board, where: str) -> Starts:
+    """The ``starts`` field: each start's sides and their nodes (ids or labels, read by :func:`read_node`)."""
     if raw is None:
         return ()
     if not isinstance(raw, dict):
@@ -117,12 +118,10 @@ def _resolve_starts(raw: Any, labels: dict[str, int], size: int, where: str) -> 
                 raise BoardError(f"{where}: start {name!r} side {side!r} must be a list of nodes")
             ids = []
             for v in nodes:
-                if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= size:
-                    ids.append(v)
-                elif isinstance(v, str) and v in labels:
-                    ids.append(labels[v])
-                else:
-                    raise BoardError(f"{where}: start {name!r} side {side!r}: node {v!r} does not exist")
+                try:
+                    ids.append(read_node(board, v, where))
+                except NodeError:
+                    raise BoardError(f"{where}: start {name!r} side {side!r}: node {v!r} does not exist") from None
             entry.append((str(side), tuple(ids)))
         out.append((str(name), tuple(entry)))
     return tuple(out)
@@ -158,8 +157,7 @@ def from_dict(raw: Any, where: str = "board", progress: Callable[[str], None] | 
         board = from_grids(grids, name, link_grids=raw.get("link_grids"), description=description)
     else:
         board = _explicit(raw, name, description, where)
-    labels = {lab: i for i, lab in enumerate(board.labels, start=1)}
-    starts = _resolve_starts(raw.get("starts"), labels, board.size, where)
+    starts = _resolve_starts(raw.get("starts"), board, where)
     return Board(name=board.name, coords=board.coords, lines=board.lines, labels=board.labels,
                  links=board.links, starts=starts, cells=board.cells, description=board.description)
 
@@ -174,7 +172,7 @@ def _cell_names(raw: Any, where: str) -> tuple[str, Any]:
     return columns, parse_point(raw["first"], f"{where}: cell_names.first")
 
 
-def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
+def _explicit(raw: dict[str, Any], name: str, description: str, where: str) -> Board:
     nodes = raw["nodes"]
     if not isinstance(nodes, dict) or not nodes:
         raise BoardError(f"{where}: field 'nodes' must be a non-empty object {{id: [x, y]}}")
@@ -210,7 +208,7 @@ def _explicit(raw: dict, name: str, description: str, where: str) -> Board:
                  links=tuple(tuple(p) for p in links), cells=tuple(cells), description=description)
 
 
-def to_dict(board: Board) -> dict:
+def to_dict(board: Board) -> dict[str, Any]:
     """The explicit JSON form of a board (what ``powertwo board build`` writes)."""
     out: dict[str, Any] = {"name": board.name}
     if board.description:

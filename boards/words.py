@@ -36,7 +36,7 @@ def filled(template: str, **counts: int) -> str:
     ``1 move, 5 stones left``."""
     import re
 
-    def fill(match: re.Match) -> str:
+    def fill(match: re.Match[str]) -> str:
         return counted(counts[match[1]], singular(match[2]))
 
     return re.sub(r"\{(\w+)\} ([A-Za-z]+)", fill, template).format(**counts)

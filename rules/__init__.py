@@ -6,8 +6,8 @@ Rule modules know nothing of solvers, models or drawing; they return data.
 from importlib import import_module
 
 from .base import (
-    REGISTRY, ClickOptions, Game, IllegalMoveError, InvalidMoveError, Option, Outcome, RecordError, RecordResult,
-    RulesError, game_names, get_game, parse_record, register, validate_record,
+    REGISTRY, AnyGame, ClickOptions, Game, IllegalMoveError, InvalidMoveError, Option, Outcome, RecordError,
+    RecordResult, RulesError, game_names, get_game, parse_record, register, validate_record,
 )
 
 # Every game module, in the order of RULES.md. Importing one registers its game.
@@ -19,7 +19,7 @@ for _name in GAME_MODULES:
     import_module(f"{__name__}.{_name}")
 
 __all__ = [
-    "REGISTRY", "ClickOptions", "Game", "IllegalMoveError", "InvalidMoveError", "Option", "Outcome", "RecordError",
-    "RecordResult", "RulesError", "game_names", "get_game", "parse_record", "register", "validate_record",
-    "GAME_MODULES",
+    "REGISTRY", "AnyGame", "ClickOptions", "Game", "IllegalMoveError", "InvalidMoveError", "Option", "Outcome",
+    "RecordError", "RecordResult", "RulesError", "game_names", "get_game", "parse_record", "register",
+    "validate_record", "GAME_MODULES",
 ]

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-from powertwo.boards import Board, BoardError, NodeId, load as load_board, shipped_with, valid_elsewhere
+from powertwo.boards import (MAX_NODE_NAME, Board, BoardError, NodeError, NodeId, load as load_board, read_node,
+                             shipped_with, valid_elsewhere)
 from powertwo.boards.jsonfile import loads as json_loads, short_value, validated
 from powertwo.boards.words import counted, plural
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model, model_validator
@@ -113,7 +114,7 @@ class ClickOptions:
     while longer moves still continue it, e.g. a Tower of Power step and a tower move)."""
 
     next: frozenset[int]
-    complete: tuple
+    complete: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Option:
     name: str
     default: Any
     help: str
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     parse: Callable[[Any], Any] | None = None
     """Reads a given value into the option's value (``"5"`` -> 5); raises :class:`ValueError`
     with the reason (``must be a whole number >= 0, not -1``)."""
@@ -258,11 +259,11 @@ class Game(Generic[S, M]):
         """*hook*: the notation of a move."""
         raise NotImplementedError
 
-    def state_to_json(self, state: S) -> dict:
+    def state_to_json(self, state: S) -> dict[str, Any]:
         """*hook*: a JSON object for the position (with ``"game"``)."""
         raise NotImplementedError
 
-    def state_from_json(self, data: Mapping) -> S:
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
         """*hook*: the position from its JSON object; raise :class:`RecordError` naming the bad field."""
         raise NotImplementedError
 
@@ -272,7 +273,7 @@ class Game(Generic[S, M]):
         :meth:`last_move_nodes`)."""
         raise NotImplementedError
 
-    def diagram(self, state: S, last_move: M | None = None) -> dict:
+    def diagram(self, state: S, last_move: M | None = None) -> dict[str, Any]:
         """*hook*: keyword arguments for :func:`powertwo.boards.draw.draw_on` (stones, arrows, title,
         legend...) built from the plain values of :mod:`powertwo.boards.diagram`; the caller
         imports the drawing module (matplotlib) only to draw."""
@@ -292,7 +293,7 @@ class Game(Generic[S, M]):
         return sum(1 for _ in self.pseudo_legal_moves(state))
 
     # ------------------------------------------------------------ shared
-    def position_caption(self, state) -> str:
+    def position_caption(self, state: S) -> str:
         """The one move-numbering convention of ``play``, records and diagrams: move N is the
         N-th move of the game, as a record's ``moves[N - 1]``. "after move 4, Light to play move 5"."""
         player = self.player_name(state.to_move)
@@ -400,7 +401,7 @@ class Game(Generic[S, M]):
         raise RecordError(f"{where}: must be '{self.player_keys[0]}' or '{self.player_keys[1]}', "
                           f"not {short_value(value)}")
 
-    def to_move_and_ply(self, data: Mapping, where: str = "position") -> tuple[Player, int]:
+    def to_move_and_ply(self, data: Mapping[str, Any], where: str = "position") -> tuple[Player, int]:
         """The optional fields ``to_move`` (default: the first player) and ``ply`` (default: the
         fewest moves after which that player is to move, 0 or 1)."""
         to_move = self.player_from_json(data.get("to_move", self.player_keys[0]), f"{where} field 'to_move'")
@@ -434,7 +435,8 @@ class Game(Generic[S, M]):
         return ClickOptions(frozenset(following), tuple(complete))
 
     # ------------------------------------------------------------ records
-    def record(self, moves: Iterable[str], *, start: str | None = None, position: dict | None = None) -> dict:
+    def record(self, moves: Iterable[str], *, start: str | None = None,
+               position: dict[str, Any] | None = None) -> dict[str, Any]:
         """A game record object (see :func:`validate_record`). A game on another board than its
         default names it: ``board`` and ``board_fingerprint``, as answer files do."""
         out: dict[str, Any] = {"game": self.name}
@@ -455,13 +457,16 @@ class Game(Generic[S, M]):
 _CLICK_TOKEN = re.compile(r"[A-Za-z]*[0-9]+")
 """A node in move notation (``42``, ``b4``, ``e21``): the default click sequence of a move."""
 
-REGISTRY: dict[str, type[Game]] = {}
+AnyGame = Game[Any, Any]
+"""A game of any rules (its states and moves its own)."""
+
+REGISTRY: dict[str, type[AnyGame]] = {}
 """Every game by name. Complete whenever this module can be used: Python runs the package's
 ``__init__`` (which imports every game module, each registering its game) before any of its
 modules, so the look-ups below import nothing (an import here would close a circle)."""
 
 
-def register(cls: type[Game]) -> type[Game]:
+def register(cls: type[AnyGame]) -> type[AnyGame]:
     """Class decorator: make a game known by its :attr:`Game.name`."""
     REGISTRY[cls.name] = cls
     return cls
@@ -471,7 +476,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
 
-def get_game(name: str, board: Board | None = None, **options: Any) -> Game:
+def get_game(name: str, board: Board | None = None, **options: Any) -> AnyGame:
     """The game called ``name`` with its options; :class:`RecordError` if unknown."""
     if name not in REGISTRY:
         raise RecordError(f"unknown game {name!r} (known: {', '.join(REGISTRY)})")
@@ -483,13 +488,13 @@ def get_game(name: str, board: Board | None = None, **options: Any) -> Game:
 class RecordResult:
     """What a valid record comes to: the final state, the moves played, and the outcome."""
 
-    game: Game
-    states: tuple
-    moves: tuple
+    game: AnyGame
+    states: tuple[Any, ...]
+    moves: tuple[Any, ...]
     outcome: Outcome | None
 
     @property
-    def final(self):
+    def final(self) -> Any:
         return self.states[-1]
 
 
@@ -520,7 +525,7 @@ class RecordFile(BaseModel):
         return self
 
 
-def position_model(game: "Game") -> type[BaseModel]:
+def position_model(game: AnyGame) -> type[BaseModel]:
     """The fields a position of ``game`` may have: :attr:`Game.position_fields` (required, read by
     the game), :attr:`Game.position_extras` (optional), ``game``, ``to_move`` and ``ply``."""
     fields: dict[str, Any] = {name: (Any, ...) for name in game.position_fields}
@@ -537,7 +542,7 @@ def position_model(game: "Game") -> type[BaseModel]:
 _POSITION_MODELS: dict[type, type[BaseModel]] = {}
 
 
-def record_object(data: Any, where: str = "record") -> dict:
+def record_object(data: Any, where: str = "record") -> dict[str, Any]:
     """A record given as a JSON object, or as its text (``str`` or UTF-8 ``bytes``), as a dict."""
     if isinstance(data, (str, bytes)):
         try:
@@ -550,7 +555,7 @@ def record_object(data: Any, where: str = "record") -> dict:
     return data
 
 
-def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
+def parse_record(data: Any, where: str = "record") -> tuple[AnyGame, Any, list[Any]]:
     """Read a record object: ``{"game", "board"?, "board_fingerprint"?, "options"?, "start"? |
     "position"?, "moves": [...]}`` (see :func:`record_board` for the fingerprint)."""
     data = record_object(data, where)
@@ -591,7 +596,7 @@ def parse_record(data: Any, where: str = "record") -> tuple[Game, Any, list]:
     return game, state, data["moves"]
 
 
-def record_board(data: Mapping, board: Board, where: str = "record") -> None:
+def record_board(data: Mapping[str, Any], board: Board, where: str = "record") -> None:
     """A record that carries ``board_fingerprint`` is judged only against the board it was made
     for: refuse it, naming that board, when ``board`` (the one it names, or the game's default)
     has another fingerprint. A record without one is judged against ``board``."""
@@ -644,7 +649,7 @@ def valid_record(data: Any, where: str) -> bool:
     return True
 
 
-def replay(game: Game, state: Any, texts: list) -> RecordResult:
+def replay(game: AnyGame, state: Any, texts: list[Any]) -> RecordResult:
     """The record's moves played from ``state``; the first bad move raises, naming it."""
     states = [state]
     moves = []
@@ -665,7 +670,7 @@ def replay(game: Game, state: Any, texts: list) -> RecordResult:
     return RecordResult(game, tuple(states), tuple(moves), game.outcome(state))
 
 
-def in_labels(game: Game, text: str, move: Any, state: Any) -> str:
+def in_labels(game: AnyGame, text: str, move: Any, state: Any) -> str:
     """A record's move as written, followed by its notation in labels when it names a node by an
     id that is not its label: ``42-31 +26 (e9-d7 +c6)``; errors then read as the board does."""
     labels = set(game.board.labels)
@@ -681,12 +686,10 @@ _BARE_NUMBER = re.compile(r"(?<![\w:])\d+(?!\w)")
 # ---------------------------------------------------------------- helpers for game modules
 def node_from_json(board: Board, value: Any, where: str) -> int:
     """One node of a position file (id or label); :class:`RecordError` naming ``where`` otherwise."""
-    if not isinstance(value, (int, str)) or isinstance(value, bool):
-        raise RecordError(f"{where}: {value!r} is not a node")
     try:
-        return board.node(value)
-    except BoardError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        return read_node(board, value, where)
+    except NodeError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
@@ -698,10 +701,6 @@ def nodes_from_json(board: Board, value: Any, where: str) -> frozenset[int]:
         dup = next(v for v in nodes if nodes.count(v) > 1)
         raise RecordError(f"{where}: node {board.label(dup)} is listed twice")
     return frozenset(nodes)
-
-
-MAX_NODE_NAME = 12
-"""The longest node name or id read in a move (``e21``, ``63``; a 4,300-digit number is not)."""
 
 
 def start_supply(board: Board, side: str) -> int:
@@ -718,13 +717,13 @@ def int_from_json(value: Any, where: str, low: int = 0, high: int | None = None)
 
 
 def node_from_text(board: Board, text: str) -> int:
-    """A node written in a move; :class:`InvalidMoveError` for an unknown node (a name longer
-    than any node's is refused before it is read as a number)."""
-    if len(text) > MAX_NODE_NAME:
-        raise InvalidMoveError(f"unknown node '{text[:12]}...' ({len(text)} characters)")
+    """A node written in a move; :class:`InvalidMoveError` for an unknown node (a long name is
+    quoted by its first characters and its length)."""
     try:
-        return board.node(text)
-    except BoardError:
+        return read_node(board, text, "")
+    except NodeError:
+        if len(text) > MAX_NODE_NAME:
+            raise InvalidMoveError(f"unknown node '{text[:MAX_NODE_NAME]}...' ({len(text)} characters)") from None
         raise InvalidMoveError(f"unknown node {text!r}") from None
 
 

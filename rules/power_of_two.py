@@ -40,7 +40,7 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
 
-from powertwo.boards import BoardError, NodeId
+from powertwo.boards import BoardError, NodeError, NodeId, read_node
 from powertwo.boards.words import counted
 
 from .base import (
@@ -166,9 +166,9 @@ class PowerOfTwo(Game[PowerOfTwoState, Turn]):
             nodes = []
             for v in raw:
                 try:
-                    nodes.append(self.board.node(v))
-                except BoardError as exc:
-                    raise RecordError(f"custom start: {side}: {exc}") from None
+                    nodes.append(read_node(self.board, v, f"custom start: {side}"))
+                except NodeError as exc:
+                    raise RecordError(str(exc)) from None
             if not 1 <= len(nodes) <= CUSTOM_STONES:
                 raise RecordError(f"custom start: {side} has {stones(len(nodes))}; give each side 1 to "
                                   f"{CUSTOM_STONES}, the same number")

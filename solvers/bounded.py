@@ -163,7 +163,8 @@ class _Worker:
         self.memory_mb = memory_mb
 
     def alive(self) -> bool:
-        return self.process.is_alive()
+        alive: bool = self.process.is_alive()
+        return alive
 
     def poll_ready(self) -> bool:
         """Whether the warm-up has ended (reads the worker's ready message when it is there)."""

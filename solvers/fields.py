@@ -11,9 +11,8 @@ import math
 from pathlib import Path, PurePosixPath
 from typing import Any, Collection, Mapping
 
-from powertwo.boards import Board, BoardError
+from powertwo.boards import Board, NodeError, read_node
 from powertwo.boards.jsonfile import short_value
-from powertwo.boards.words import counted  # noqa: F401  (the one pluraliser, named here for the solvers)
 
 
 class SolutionError(ValueError):
@@ -32,7 +31,7 @@ def _type_name(kind: type | tuple[type, ...]) -> str:
     return kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
 
 
-def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     """``data[key]`` of the given type, or a :class:`SolutionError` naming the field (a bool is
     not taken for an int)."""
     if key not in data:
@@ -43,7 +42,7 @@ def require(data: Mapping, key: str, kind: type | tuple[type, ...], where: str) 
     return value
 
 
-def int_field(data: Mapping, key: str, where: str, *, required: bool = True, minimum: int | None = None,
+def int_field(data: Mapping[str, Any], key: str, where: str, *, required: bool = True, minimum: int | None = None,
               maximum: int | None = None) -> int | None:
     """An integer field. Absent or ``null``: an error when ``required``, else ``None``. Out of
     ``minimum..maximum``: an error naming the range."""
@@ -61,7 +60,7 @@ def int_field(data: Mapping, key: str, where: str, *, required: bool = True, min
     return value
 
 
-def bool_field(data: Mapping, key: str, where: str, default: bool | None = None) -> bool | None:
+def bool_field(data: Mapping[str, Any], key: str, where: str, default: bool | None = None) -> bool | None:
     """A ``true``/``false`` field (a string ``"true"`` is refused); ``default`` when absent."""
     if key not in data:
         return default
@@ -71,18 +70,18 @@ def bool_field(data: Mapping, key: str, where: str, default: bool | None = None)
     return value
 
 
-def choice_field(data: Mapping, key: str, choices: Collection[str], where: str, *, required: bool = True
+def choice_field(data: Mapping[str, Any], key: str, choices: Collection[str], where: str, *, required: bool = True
                  ) -> str | None:
     """A string field with one of ``choices``."""
     if key not in data and not required:
         return None
-    value = require(data, key, str, where)
+    value: str = require(data, key, str, where)
     if value not in choices:
         raise SolutionError(f"{where}: field '{key}' is '{value[:60]}', not one of {', '.join(choices)}")
     return value
 
 
-def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
+def node_list(data: Mapping[str, Any], key: str, board: Board, where: str) -> list[int]:
     """A list of nodes from field ``key`` (labels such as ``"a13"`` or ids such as ``60``), as
     node ids; unknown nodes name the board. A list longer than the board has nodes is refused
     before any work (it cannot be a set of stones)."""
@@ -92,23 +91,20 @@ def node_list(data: Mapping, key: str, board: Board, where: str) -> list[int]:
     return node_ids(raw, board, where, field=key)
 
 
-def node_ids(raw: list, board: Board, where: str, *, field: str | None = None) -> list[int]:
+def node_ids(raw: list[Any], board: Board, where: str, *, field: str | None = None) -> list[int]:
     """Every entry of ``raw`` (a label such as ``"a13"`` or an id such as ``60``) as a node id
     of ``board``, in order; anything else, or an unknown node, raises :class:`SolutionError`
     naming ``where`` (and the ``field``, when given)."""
     out = []
     for v in raw:
-        if isinstance(v, str):
-            try:
-                v = board.node(v)
-            except BoardError:
-                raise SolutionError(f"{where}: node '{v[:40]}' does not exist on board {board.name}") from None
-        elif isinstance(v, bool) or not isinstance(v, int):
-            prefix = f"field '{field}': " if field else ""
-            raise SolutionError(f"{where}: {prefix}{quoted(v)} is not a node (a label or an id)")
-        elif not board.has_node(v):
-            raise SolutionError(f"{where}: node {v} does not exist on board {board.name}")
-        out.append(v)
+        try:
+            out.append(read_node(board, v, where))
+        except NodeError as exc:
+            if exc.malformed:
+                prefix = f"field '{field}': " if field else ""
+                raise SolutionError(f"{where}: {prefix}{quoted(v)} is not a node (a label or an id)") from None
+            shown = f"'{exc.shown}'" if isinstance(v, str) else v
+            raise SolutionError(f"{where}: node {shown} does not exist on board {board.name}") from None
     return out
 
 
@@ -120,7 +116,7 @@ def quoted(value: Any) -> str:
     return f"'{str(value)[:40]}'"
 
 
-def known_fields(data: Mapping, known: Collection[str], where: str, prefix: str = "") -> None:
+def known_fields(data: Mapping[str, Any], known: Collection[str], where: str, prefix: str = "") -> None:
     """Refuse a field the checker does not know (it could not verify it): one error naming it."""
     for key in data:
         if key not in known:

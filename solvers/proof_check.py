@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Hashable
 
 from powertwo.boards import Board, BoardError, load as load_board
-from powertwo.rules import Game, RulesError, get_game
+from powertwo.rules import AnyGame, RulesError, get_game
 
 from .proof_format import (
     CLAIM, COUNT_FIELDS, KEPT, LEAF, NODE, REF, BodyReader, ProofFormatError, read_header,
@@ -90,7 +90,7 @@ def check_certificate(path: str | Path, *, board: Board | None = None, memory_mi
     return CheckReport(summary=summary, notes=notes)
 
 
-def _setup(header: dict, where: str, board: Board | None) -> tuple[Game, Any, int]:
+def _setup(header: dict[str, Any], where: str, board: Board | None) -> tuple[AnyGame, Any, int]:
     """The game, the root position and the winner the header names, each checked."""
     unknown = sorted(set(header) - set(HEADER_FIELDS))
     missing = [name for name in HEADER_FIELDS if name not in header]
@@ -136,12 +136,12 @@ def _setup(header: dict, where: str, board: Board | None) -> tuple[Game, Any, in
 class _Plain:
     """A game judged through its plain module, with the symmetries the checker accepts."""
 
-    game: Game
+    game: AnyGame
     module: Any
     perms: tuple[tuple[int, ...], ...]
 
     @classmethod
-    def of(cls, game: Game, symmetry: bool) -> "_Plain":
+    def of(cls, game: AnyGame, symmetry: bool) -> "_Plain":
         module = import_module("powertwo.rules.plain." + type(game).__module__.rsplit(".", 1)[1])
         perms = tuple(p for p in game.board.symmetries[1:] if _keeps_rules(game, module, p)) if symmetry else ()
         return cls(game, module, perms)
@@ -201,7 +201,7 @@ class _Plain:
         return None
 
 
-def _groups(game: Game, state: Any) -> tuple[tuple, tuple]:
+def _groups(game: AnyGame, state: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """A position's node groups (each a sorted tuple of nodes; Tower of Power: its stacks) and the rest."""
     name = game.name
     if name == "thats-my-line":
@@ -220,14 +220,14 @@ def _groups(game: Game, state: Any) -> tuple[tuple, tuple]:
     raise ProofFormatError(f"no proof checker for game {name}")
 
 
-def _stack_image(stacks: tuple, perm: tuple[int, ...]) -> tuple:
-    out: list = [()] * len(stacks)
+def _stack_image(stacks: tuple[Any, ...], perm: tuple[int, ...]) -> tuple[Any, ...]:
+    out: list[Any] = [()] * len(stacks)
     for v, stack in enumerate(stacks, 1):
         out[perm[v - 1] - 1] = stack
     return tuple(out)
 
 
-def _keeps_rules(game: Game, module: Any, perm: tuple[int, ...]) -> bool:
+def _keeps_rules(game: AnyGame, module: Any, perm: tuple[int, ...]) -> bool:
     """Whether the plain rules of ``game`` are the same after relabelling the nodes by ``perm``:
     it maps every line onto a line (in order, up to reversal), and keeps what the game singles out
     (David and Goliath: the border; Tower of Power: nothing more, its plain rules speak only of
@@ -269,8 +269,8 @@ class _Walk:
     kept: list[Hashable] = field(default_factory=list)
     complete: list[bool] = field(default_factory=list)
     line: list[str] = field(default_factory=list)
-    on_line: set = field(default_factory=set)
-    history: frozenset = frozenset()
+    on_line: set[Hashable] = field(default_factory=set)
+    history: frozenset[Hashable] = frozenset()
     first: str | None = None
     judge: Any = None
     next_report: float = 0.0
@@ -303,7 +303,7 @@ class _Walk:
         if not self.reader.at_end():
             raise ProofRefused("the body goes on after the end of the proof")
 
-    def _history(self, root: Any) -> frozenset:
+    def _history(self, root: Any) -> frozenset[Hashable]:
         if self.plain.game.name != "tower-of-power":
             return frozenset()
         return frozenset(self.plain.repetition(self.plain.key(type(root)(stacks=s, to_move=p, ply=root.ply)))

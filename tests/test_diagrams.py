@@ -50,13 +50,13 @@ def test_every_game_diagram_has_a_legend_and_one_numbering():
 def test_the_legend_lists_what_is_drawn_in_the_callers_words():
     import matplotlib.pyplot as plt
 
-    from powertwo.boards.draw import draw_on
+    from powertwo.boards.draw import Overlay, draw_on
 
     fig, ax = plt.subplots()
-    entries = draw_on(ax, BOARD, stones=[Stone(1, "light", text="3"), Stone(2, "dark", aged=True)],
-                      highlight=[0], lines=[LineMark(1, "too many"), LineMark(2, "none")],
-                      arrows=[Arrow((1, 2, 3), numbered=True)], marks=[5], last=[1],
-                      legend={"highlight": "red line: exactly one stone"})
+    over = Overlay(stones=[Stone(1, "light", text="3"), Stone(2, "dark", aged=True)], highlight=[0],
+                   lines=[LineMark(1, "too many"), LineMark(2, "none")], arrows=[Arrow((1, 2, 3), numbered=True)],
+                   marks=[5], last=[1])
+    entries = draw_on(ax, BOARD, over, legend={"highlight": "red line: exactly one stone"})
     plt.close(fig)
     keys = [k for k, _ in entries]
     assert keys == ["light", "dark", "aged", "number", "highlight", "too many", "none", "ring", "move", "arrow",
@@ -67,11 +67,11 @@ def test_the_legend_lists_what_is_drawn_in_the_callers_words():
 def test_a_line_id_off_the_board_is_refused():
     import matplotlib.pyplot as plt
 
-    from powertwo.boards.draw import draw_on
+    from powertwo.boards.draw import Overlay, draw_on
 
     fig, ax = plt.subplots()
     with pytest.raises(ValueError, match=f"highlight: line {len(BOARD.lines)} does not exist"):
-        draw_on(ax, BOARD, highlight=[len(BOARD.lines)])
+        draw_on(ax, BOARD, Overlay(highlight=[len(BOARD.lines)]))
     plt.close(fig)
     with pytest.raises(ValueError, match="line mark kind 'bad'"):
         LineMark(0, "bad")

@@ -1239,7 +1239,8 @@ def test_checker_refuses_unknown_fields_and_checks_the_benchmark_seed():
     bench = committed("jump-bench-2")
     assert check_reverse(bench, P2, reprove=False).valid
     with pytest.raises(SolutionError,
-                       match=r"^jump-reverse: field 'engine' is 'gurobi', not one of kernel, python, sat, census, census-table$"):
+                       match=r"^jump-reverse: field 'engine' is 'gurobi', not one of kernel, python, sat, census, "
+                             r"census-table$"):
         check_reverse(dict(bench, engine="gurobi"), P2, reprove=False)
     report = check_reverse(dict(bench, seed=3), P2, reprove=False)
     other = names(solve_forward(P2, seed=3)["final_position"])

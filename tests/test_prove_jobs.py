@@ -16,7 +16,7 @@ from powertwo.rules import get_game
 from powertwo.solvers.proof_check import check_certificate
 from powertwo.solvers.registry import SolutionError
 from powertwo.solvers.prove import Limits, ProveError, Value
-from powertwo.solvers.prove.jobs import prove_split, split, write_certificates
+from powertwo.solvers.prove.jobs import Cluster, prove_split, split, write_certificates
 from powertwo.solvers.prove.positions import Positions
 from powertwo.solvers.prove.store import JobRow, JobStore
 
@@ -24,6 +24,7 @@ from test_prove import minimax
 from test_thats_my_line_solitaire import grid
 
 LIMITS = Limits(seconds=120, memory_mib=128)
+THREADS = Cluster(workers=2, processes=False)
 NEAR_END = {"david": 59, "goliath": 51, "light_thrown": [9, 12, 17, 19, 22, 26, 37, 42, 55, 60, 63],
             "dark_thrown": [2, 6, 8, 23, 38, 39, 44, 46, 53, 62, 64], "to_move": "dark", "ply": 23}
 
@@ -36,7 +37,7 @@ def _value(winner, to_move):
 def test_split_run_agrees_with_plain_minimax_at_every_ply(stones, depth):
     game = get_game("thats-my-line", grid(3, False), stones=stones)
     start = game.start()
-    result = prove_split(game, start, depth=depth, limits=LIMITS, workers=2, processes=False)
+    result = prove_split(game, start, depth=depth, limits=LIMITS, cluster=THREADS)
     assert result.value == _value(minimax(game, start, 20), start.to_move)
     tree = split(game, start, depth, Positions.of(game))
     for count, keys in zip(result.plies, tree.plies(), strict=True):
@@ -57,19 +58,19 @@ def test_a_store_resumes_and_proven_jobs_carry_checked_certificates(tmp_path):
     game = get_game("david-goliath")
     state = game.state_from_json(NEAR_END)
     store = tmp_path / "jobs.sqlite"
-    first = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), workers=2, processes=False)
+    first = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), cluster=THREADS)
     assert first.value == _value(minimax(game, state, 3), state.to_move) == Value.WON
     assert (first.figures.jobs, first.figures.run, first.figures.from_store) == (6, 6, 0)
     assert first.plies[1].unknown == 0 and first.decided_depth == 0
     seen: list[str] = []
-    again = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), workers=2, processes=False,
+    again = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), cluster=THREADS,
                         progress=seen.append)
     assert (again.figures.run, again.figures.from_store) == (0, 6) and again.to_json() | {"jobs": 0} == \
         first.to_json() | {"jobs": 0}
     assert "6 jobs: 6 settled in the store, 0 to run" in seen
     with sqlite3.connect(store) as db:
         db.execute("DELETE FROM jobs WHERE rowid = (SELECT min(rowid) FROM jobs)")
-    third = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), workers=2, processes=False)
+    third = prove_split(game, state, depth=1, limits=LIMITS, store=str(store), cluster=THREADS)
     assert (third.figures.run, third.figures.from_store) == (1, 5) and third.value == first.value
     index = write_certificates(third, tmp_path / "certs")
     assert len(index) == 6 and json.loads((tmp_path / "certs" / "index.json").read_text()) == index
@@ -143,7 +144,7 @@ def test_the_results_step_checks_the_certificates_and_writes_its_table_from_the_
     from powertwo.solvers.prove import split_results
 
     game = get_game("david-goliath")
-    result = prove_split(game, game.state_from_json(NEAR_END), depth=1, limits=LIMITS, workers=2, processes=False)
+    result = prove_split(game, game.state_from_json(NEAR_END), depth=1, limits=LIMITS, cluster=THREADS)
     folder = tmp_path / split_results.FOLDER
     answer = split_results._answer(result, folder / "david-goliath")
     (folder / "david-goliath.json").write_text(json.dumps(answer))

@@ -709,6 +709,25 @@ def test_every_post_endpoint_has_a_strict_body_model(client):
     assert set(BODIES) == posts == set(VALID_BODIES)
 
 
+def test_every_post_endpoint_reads_its_body_as_its_model():
+    """Each POST route takes its body through ``read_model`` with the model of its path, and no
+    route reads the raw body (``body(request)``) itself."""
+    import ast
+    import inspect
+
+    from powertwo.web import server
+    from powertwo.web.requests import BODIES
+
+    for route in server.ROUTES:
+        if "POST" not in (getattr(route, "methods", None) or ()):
+            continue
+        tree = ast.parse(inspect.getsource(route.endpoint))
+        calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
+        models = [c.args[1].id for c in calls if c.func.id == "read_model"]
+        assert models == [BODIES[route.path].__name__], route.path
+        assert "body" not in {c.func.id for c in calls}, route.path
+
+
 @pytest.mark.parametrize("path", sorted(VALID_BODIES))
 def test_unknown_top_level_field_is_refused_before_any_work(client, path):
     assert error(client.post(path, json={**VALID_BODIES[path], "bogus": 1}), 400) == \

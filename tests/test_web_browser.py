@@ -277,12 +277,13 @@ def test_jump_forward_by_clicks_an_illegal_click_and_undo(page):
     wait_text(page, "#faults", "a1: not next to the jumper", exact=False)
     assert page.inner_text("#verdict") == "in progress"
     shot(page, "puzzles-jump-forward")
+    from powertwo.web.requests import checked
     from powertwo.web.server import jump_clicks  # the server's answer to the clicks but the last
 
     clicks = [v for step in committed["steps"][:6] for v in (step["place"], *step["jumps"][1:])]
-    before = jump_clicks({"puzzle": "jump-forward"})
+    before = jump_clicks(checked("/api/jump", {"puzzle": "jump-forward"}))
     for v in clicks[:-1]:
-        before = jump_clicks({"puzzle": "jump-forward", "chains": before["chains"], "click": v})
+        before = jump_clicks(checked("/api/jump", {"puzzle": "jump-forward", "chains": before["chains"], "click": v}))
     page.click("#puzzle-undo")  # the refused click changed nothing: undo takes back the last accepted one
     wait_text(page, "#puzzle-stats", before["count"])
     stones = page.eval_on_selector_all("#puzzle-svg .stone", "els => els.map(e => Number(e.dataset.stone))")

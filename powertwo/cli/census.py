@@ -5,18 +5,25 @@ out of core, on a Dask cluster or by plain breadth-first search)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
+from powertwo.boards import read_node
 from powertwo.boards.outfile import write_text
 
 from .common import force_option, main, progress_display
 from .limits import MemorySize, Workers
 from .outputs import check_outputs, diagram_suffix
 
+if TYPE_CHECKING:
+    from powertwo.boards import Board, NodeId
+    from powertwo.solvers.census import Census, CensusOptions, MovesCensus
 
-def _position(board, position: str | None) -> list[int]:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _position(board: Board, position: str | None) -> list[NodeId]:
     from powertwo.solvers.census.tables import default_start
 
     if position is not None:
@@ -31,7 +38,7 @@ def _position(board, position: str | None) -> list[int]:
     return default_position(board)
 
 
-def table_lines(census) -> list[str]:
+def table_lines(census: Census) -> list[str]:
     """The census by jumps as a text table: one row per level, then the totals."""
     solvable = census.levels[0].solvable_positions is not None
     head = (f"{'jumps':>5} {'stones':>6} {'positions':>14} {'up to sym':>12} {'sequences':>28} {'dead ends':>10}"
@@ -55,13 +62,13 @@ def table_lines(census) -> list[str]:
     return out + _closing(census)
 
 
-def _closing(census) -> list[str]:
+def _closing(census: Census | MovesCensus) -> list[str]:
     out = [census.stopped] if census.stopped else []
     return out + [f"{census.engine} engine: {census.seconds:.1f} s, "
                   f"peak memory {census.peak_memory_bytes / 2 ** 20:.0f} MiB"]
 
 
-def moves_lines(census) -> list[str]:
+def moves_lines(census: MovesCensus) -> list[str]:
     """The census by moves as a text table: one row per level, then the totals."""
     solvable = census.levels[0].solvable_positions is not None
     head = (f"{'moves':>5} {'stones':>7} {'positions':>14} {'up to sym':>12}"
@@ -79,7 +86,7 @@ def moves_lines(census) -> list[str]:
     return out + _closing(census)
 
 
-def _kind(kind: str, choices: tuple[str, ...]) -> dict:
+def _kind(kind: str, choices: tuple[str, ...]) -> dict[str, Any]:
     """The click settings of a census option's kind (:func:`powertwo.solvers.census.options.option`)."""
     kinds: dict[str, dict[str, Any]] = {
         "node": {}, "text": {}, "flag": {"is_flag": True}, "choice": {"type": click.Choice(choices)},
@@ -88,7 +95,7 @@ def _kind(kind: str, choices: tuple[str, ...]) -> dict:
     return kinds[kind]
 
 
-def census_flags(command):
+def census_flags(command: F) -> F:
     """The census's flags, one per field of :class:`CensusOptions` (declared there once)."""
     from dataclasses import fields
 
@@ -126,8 +133,13 @@ def census(board: str, position: str | None, json_out: str | None, plot: str | N
     start = _position(b, position)
     options = census_options(b, position, flags)
     with progress_display(f"census of {b.name}", after=0.0, log=True) as progress:
-        result = (moves_census if options.by == "moves" else run_census)(b, start, options, progress)
-    lines = moves_lines(result) if options.by == "moves" else table_lines(result)
+        result: Census | MovesCensus
+        if options.by == "moves":
+            result = moves_census(b, start, options, progress)
+            lines = moves_lines(result)
+        else:
+            result = run_census(b, start, options, progress)
+            lines = table_lines(result)
     for line in lines:
         click.echo(line)
     if json_out:
@@ -138,7 +150,7 @@ def census(board: str, position: str | None, json_out: str | None, plot: str | N
         plot_census(result, plot, result.target)
 
 
-def census_options(board, position: str | None, flags: dict):
+def census_options(board: Board, position: str | None, flags: dict[str, Any]) -> CensusOptions:
     """The census's options from its flags: the target read as a node of ``board``, the store's
     default folder where a set or table is kept, the centre as the backward census's default target
     on a central game."""
@@ -149,7 +161,7 @@ def census_options(board, position: str | None, flags: dict):
     from powertwo.solvers.census.tables import centre_node, default_start
 
     options = CensusOptions(**flags)
-    goal = None if options.target is None else board.node(options.target)
+    goal = None if options.target is None else read_node(board, options.target, "")
     if options.backward and goal is None and position is None and default_start(board) is not None:
         goal = centre_node(board)
     keeps = options.solvable or options.by == "moves"

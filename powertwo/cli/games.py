@@ -15,7 +15,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
 
 import click
 
@@ -24,6 +24,14 @@ from powertwo.boards.words import counted
 
 from .common import OutputError, echo_json, main, output_path, progress_display
 
+if TYPE_CHECKING:
+    from powertwo.boards import Board
+    from powertwo.rules import Game, Outcome
+
+RuleValue = Union[bool, int, str]
+"""A rule option's value as the command line reads it (``--option NAME=VALUE``, a rule flag or value):
+yes/no, a whole number, or text the game's option reads itself."""
+
 OPTION_HELP = ("Rule option NAME=VALUE, repeatable (thats-my-line: stones=N|unlimited; tower-of-power: "
                "move_limit=N; yes/no options also as the flags above, e.g. exact_reserve=true = --exact-reserve).")
 START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,L,L/D,D,D,D with 1 to 4 each; "
@@ -31,7 +39,7 @@ START_HELP = ("Start position NAME (power-of-two: standard, corners, custom:L,L,
 POSITION_HELP = "A position FILE (JSON object of the game's position, or a game record: its final position)."
 
 
-def option_value(text: str) -> Any:
+def option_value(text: str) -> RuleValue:
     low = text.strip().lower()
     if low in ("true", "yes", "on"):
         return True
@@ -43,10 +51,10 @@ def option_value(text: str) -> Any:
     return text.strip()
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+def parse_options(pairs: tuple[str, ...]) -> dict[str, RuleValue]:
     from powertwo.rules import RecordError
 
-    out = {}
+    out: dict[str, RuleValue] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
@@ -55,7 +63,7 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def rule_flags(command: Callable) -> Callable:
+def rule_flags(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add a flag for every yes/no rule option of every registered game: ``--age-unserved`` for an
     option that is off by default, ``--no-step-capture`` for one that is on. The command receives
     them as ``flags`` (a dict: option name -> value, only those given)."""
@@ -80,7 +88,7 @@ def rule_flags(command: Callable) -> Callable:
     return wrapper
 
 
-def rule_values(command: Callable) -> Callable:
+def rule_values(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add an option for every rule option of every registered game that is not yes/no
     (``--stones``, ``--move-limit``, ``--first-player``): the command receives them as ``values``
     (a dict: option name -> the text given, only those given), read by the game's option."""
@@ -106,7 +114,8 @@ def rule_values(command: Callable) -> Callable:
 
 
 def game_and_state(name: str, options: tuple[str, ...], start: str | None, position: str | None,
-                   flags: dict[str, Any] | None = None, board: Any = None):
+                   flags: Mapping[str, RuleValue] | None = None,
+                   board: Board | None = None) -> tuple[Game[Any, Any], Any]:
     """The game with its options (``--option`` pairs, rule flags and values) on ``board`` (default:
     its own), and the position to work on (``--position`` or ``--start``)."""
     from powertwo.rules import RecordError, get_game, validate_record
@@ -133,7 +142,7 @@ def game_and_state(name: str, options: tuple[str, ...], start: str | None, posit
     return game, game.start(start)
 
 
-def outcome_text(game, outcome) -> str:
+def outcome_text(game: Game[Any, Any], outcome: Outcome | None) -> str:
     if outcome is None:
         return "game not over"
     if outcome.winner is None:
@@ -230,7 +239,7 @@ def validate(game_name: str, record: str, show: bool) -> None:
         click.echo(note)
 
 
-def last_move_text(game, before, move) -> str:
+def last_move_text(game: Game[Any, Any], before: Any, move: Any) -> str:
     """"last move: move 4 (Dark) 42-31 +28, marked > on the board" (the numbering of records)."""
     return (f"last move: move {before.ply + 1} ({game.player_name(before.to_move)}) "
             f"{game.format_move(move, before)}, marked > on the board")
@@ -239,7 +248,7 @@ def last_move_text(game, before, move) -> str:
 PLACEMENT_HINT_LIMIT = 12
 
 
-def completions(game, state, text: str) -> list[str]:
+def completions(game: Game[Any, Any], state: Any, text: str) -> list[str]:
     """Legal moves whose notation begins with what was typed and goes on (a slide typed
     without its placements: the moves that add them), at most PLACEMENT_HINT_LIMIT + 1."""
     typed = " ".join(text.split())

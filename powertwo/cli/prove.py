@@ -189,7 +189,7 @@ def _summary(game: Any, result: Any, number: int | None, given: str = "the posit
 def _prove_split(ask: _Request) -> None:
     """``--engine dask``: the position split into jobs ``--split-depth`` plies down, run on Dask."""
     from powertwo.solvers.prove import Limits, Value
-    from powertwo.solvers.prove.jobs import prove_split, write_certificates
+    from powertwo.solvers.prove.jobs import Cluster, prove_split, write_certificates
 
     if ask.engine != "dask":
         raise click.UsageError("--split-depth: the jobs run on Dask: add --engine dask")
@@ -204,9 +204,9 @@ def _prove_split(ask: _Request) -> None:
     limits = Limits(seconds=ask.time_limit, memory_mib=ask.memory)
     depth = 1 if ask.split_depth is None else ask.split_depth
     with progress_display(f"proving {game.name} in jobs", log=True) as progress:
-        result = prove_split(game, state, depth=depth, limits=limits, store=ask.store, scheduler=ask.scheduler,
-                             workers=ask.workers or min(2, cores()), symmetry=ask.symmetry, progress=progress,
-                             board_name=ask.board)
+        result = prove_split(game, state, depth=depth, limits=limits, store=ask.store,
+                             cluster=Cluster(ask.scheduler, ask.workers or min(2, cores())), symmetry=ask.symmetry,
+                             progress=progress, board_name=ask.board)
     if ask.certificates is not None:
         written = write_certificates(result, ask.certificates)
         click.echo(f"{len(written)} certificate{'' if len(written) == 1 else 's'} written to {ask.certificates}",

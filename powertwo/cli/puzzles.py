@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 import click
 
+from powertwo.boards import NodeError, read_node
 from powertwo.boards.words import counted
 
 from .common import Seconds, echo_json, fail, force_option, main, output_path, progress_display
@@ -88,12 +89,13 @@ def _setup_notice(progress: Callable[[str], None]) -> Iterator[Callable[[str], N
 
 
 def node_argument(board: Board, flag: str, text: str) -> int:
-    """A node given on the command line: its label (``a13``) or its id (``60``, checked by the
-    puzzle like any id)."""
-    if text in board.labels:
-        return board.node(text)
-    if text.isascii() and text.isdigit() and len(text) <= 9:
-        return int(text)
+    """A node given on the command line: its label (``a13``) or its id (``60``; an id off the board
+    is left to the puzzle, which checks it like any id)."""
+    try:
+        return read_node(board, text, f"--{flag}")
+    except NodeError:
+        if text.isascii() and text.isdigit() and len(text) <= 9:
+            return int(text)
     raise click.BadParameter(f"node {text} does not exist on board {board.name} (give a label such as "
                              f"{board.label(1)}, or an id 1..{board.size})", param_hint=f"'--{flag}'")
 
@@ -238,7 +240,8 @@ def _bounded_check(file: str, against: Board | None, time_limit: float) -> Check
         outcome = run_bounded(check_file, file, against, time_limit=time_limit)
     if outcome.status in (TIMEOUT, MEMORY, CANCELLED, CRASHED):
         fail(f"{file}: {outcome.message}", UNDECIDED_EXIT)
-    return outcome.result()
+    report: CheckReport = outcome.result()
+    return report
 
 
 @main.command("draw")

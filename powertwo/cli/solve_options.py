@@ -23,7 +23,7 @@ OptionValue = Union[str, int, float, bool]
 reads itself (a number of stones, a backend, a score, a file), a node id, seconds, a count, a flag."""
 
 
-def _param_type(kind: str, unit: str) -> click.ParamType | click.Path:
+def _param_type(kind: str, unit: str) -> click.ParamType[OptionValue]:
     """The click type of an option's flag: machine limits and seconds checked here, every other
     value handed to the solver as text (it reads it and names what is wrong)."""
     if kind == "cores":

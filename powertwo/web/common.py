@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 
-from powertwo.boards import Board, BoardError, from_dict, load as load_board, shipped
+from powertwo.boards import Board, BoardError, NodeError, from_dict, load as load_board, read_node, shipped
 from powertwo.boards.jsonfile import JsonFileError, loads
 from powertwo.solvers.registry import DEFAULT_BOARDS
 
@@ -43,7 +43,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-async def body(request: Request) -> dict:
+async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read by the toolkit's one JSON reader
     (:func:`powertwo.boards.jsonfile.loads`: repeated keys, depth, number sizes), so a body is
     refused exactly when ``powertwo check`` refuses the same text in a file. A client that leaves
@@ -65,7 +65,7 @@ async def body(request: Request) -> dict:
     return data
 
 
-def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+def field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
     if key not in data or data[key] is None:
         if default is ...:
             raise BadRequest(f"missing field '{key}'")
@@ -76,7 +76,7 @@ def field(data: Mapping, key: str, kind: type | tuple[type, ...], default: Any =
     return value
 
 
-def board_view(board: Board) -> dict:
+def board_view(board: Board) -> dict[str, Any]:
     """What the page needs to draw a board: nodes with coordinates and labels (a cell is drawn as
     a square, a link's end as a point), lines, links, and the fingerprint the page's downloaded
     files carry."""
@@ -94,9 +94,11 @@ def board_view(board: Board) -> dict:
     }
 
 
-def board_of(data: Mapping, key: str = "board") -> Board:
-    """A shipped board by name, or an uploaded board as JSON content (never a server path)."""
-    value = data.get(key, DEFAULT_BOARDS[0])
+def board_of(value: Any, key: str = "board") -> Board:
+    """The board a request's field ``key`` names (``value``; None: the default board): a shipped
+    board by name, or an uploaded board as JSON content (never a server path)."""
+    if value is None:
+        value = DEFAULT_BOARDS[0]
     if isinstance(value, dict):
         try:
             return from_dict(value, where="uploaded board")
@@ -110,21 +112,21 @@ def board_of(data: Mapping, key: str = "board") -> Board:
     return load_board(value)
 
 
-def no_paths(data: Mapping, where: str) -> None:
+def no_paths(data: Mapping[str, Any], where: str) -> None:
     """Records and solutions name their board; here only shipped boards (no server paths)."""
     name = data.get("board")
     if name is not None and not (isinstance(name, str) and name in shipped()):
         raise BadRequest(f"{where}: field 'board' must name a shipped board ({', '.join(shipped())})")
 
 
-def node_field(data: Mapping, key: str, board: Board) -> int | None:
-    """A node named by a request field: its label (``"a13"``) or its id (``60``); None when absent."""
-    value = field(data, key, (int, str), None)
+def node_field(value: Any, key: str, board: Board) -> int | None:
+    """A node named by the request field ``key`` (``value``): its label (``"a13"``) or its id
+    (``60``); None when absent."""
     if value is None:
         return None
     try:
-        return board.node(value)
-    except BoardError as exc:
-        raise BadRequest(f"field '{key}': {exc}") from None
+        return read_node(board, value, f"field '{key}'")
+    except NodeError as exc:
+        raise BadRequest(str(exc)) from None
 
 

@@ -3,15 +3,16 @@ clicks, the referee's reason for a refused click."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from powertwo.boards import Board, BoardError
+from powertwo.boards import Board, NodeError, read_node
 from powertwo.rules import Game, RulesError, game_names, get_game, validate_record
 
-from .common import BadRequest, field, plain
+from .common import BadRequest, plain
+from .requests import GameBody
 
 
-def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
+def game_frame(game: Game[Any, Any], state: Any, last: Any, caption: str) -> dict[str, Any]:
     """A position as the page draws it: stones, arrows (in the colour the game gives them), the
     nodes the last move placed on, marked nodes, the diagram's title and its legend."""
     kw = game.diagram(state, last)
@@ -21,7 +22,7 @@ def game_frame(game: Game, state: Any, last: Any, caption: str) -> dict:
             "legend": plain(kw.get("legend", {}))}
 
 
-def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
+def players_facts(game: Game[Any, Any], state: Any, stones: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What decides the game, per player: the name, the stones on the board (by the colour the
     diagram gives them) and the reserve when the game keeps one."""
     facts = []
@@ -36,22 +37,20 @@ def players_facts(game: Game, state: Any, stones: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------- games
-def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
+def game_record(body: GameBody) -> tuple[Game[Any, Any], dict[str, Any], Any, list[Any]]:
     """The game, its record, the position after the moves, and the moves (replayed by the referee)."""
-    name = field(data, "game", str)
+    name = body.game
     if name not in game_names():
         raise BadRequest(f"unknown game {name!r} (known: {', '.join(game_names())})")
-    options = field(data, "options", dict, {})
     try:
-        game = get_game(name, **options)
+        game = get_game(name, **(body.options or {}))
     except RulesError as exc:
         raise BadRequest(str(exc)) from None
-    start = field(data, "start", str, game.default_start)
+    start = body.start if body.start is not None else game.default_start
     if start not in game.board.start_names and start not in game.start_names and not start.startswith("custom:"):
         raise BadRequest(f"field 'start': {game.title} has no start {start!r} "
                          f"(starts: {', '.join(game.board.start_names or game.start_names)})")
-    moves = field(data, "moves", list, [])
-    record = game.record(moves, start=start)
+    record = game.record(list(body.moves or []), start=start)
     try:
         res = validate_record(record)
     except RulesError as exc:
@@ -59,20 +58,18 @@ def game_record(data: Mapping) -> tuple[Game, dict, Any, list]:
     return game, record, res, list(res.moves)
 
 
-def clicks_of(data: Mapping, board: Board) -> list[int]:
+def clicks_of(body: GameBody, board: Board) -> list[int]:
     """The nodes clicked so far (labels or ids), as node ids."""
     clicks = []
-    for v in field(data, "clicks", list, []):
+    for v in body.clicks or []:
         try:
-            if not isinstance(v, (int, str)):
-                raise BoardError(str(v))
-            clicks.append(board.node(v))
-        except BoardError:
-            raise BadRequest(f"field 'clicks': {str(v)[:40]} is not a node of board {board.name}") from None
+            clicks.append(read_node(board, v, "field 'clicks'"))
+        except NodeError as exc:
+            raise BadRequest(f"field 'clicks': {exc.shown} is not a node of board {board.name}") from None
     return clicks
 
 
-def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
+def game_view(game: Game[Any, Any], record: dict[str, Any], res: Any, clicks: list[int]) -> dict[str, Any]:
     state = res.final
     last = res.moves[-1] if res.moves else None
     options = game.click_options(state, clicks)
@@ -92,7 +89,7 @@ def game_view(game: Game, record: dict, res: Any, clicks: list[int]) -> dict:
     return view
 
 
-def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
+def attempt_reason(game: Game[Any, Any], state: Any, clicks: list[int]) -> str:
     """The referee's reason why the clicks make no legal move (read as a move where they can be)."""
     labels = [game.board.label(v) for v in clicks]
     texts = []
@@ -113,7 +110,7 @@ def attempt_reason(game: Game, state: Any, clicks: list[int]) -> str:
     return f"{labels[-1]} cannot come next after {' '.join(labels[:-1])}"
 
 
-def first_click_reason(game: Game, state: Any, node: int) -> str:
+def first_click_reason(game: Game[Any, Any], state: Any, node: int) -> str:
     """Why no move starts at ``node``, naming what stands there."""
     stone = next((s for s in game.diagram(state).get("stones", []) if s.node == node), None)
     held = "" if stone is None else f" (it holds a {game.stone_legend().get(stone.color, stone.color + ' stone')})"
@@ -121,7 +118,7 @@ def first_click_reason(game: Game, state: Any, node: int) -> str:
             f"the marked nodes may start one")
 
 
-def played(game: Game, record: dict, text: str) -> dict:
+def played(game: Game[Any, Any], record: dict[str, Any], text: str) -> dict[str, Any]:
     """The view after the move ``text`` is appended to the record (replayed by the referee)."""
     new = dict(record, moves=record["moves"] + [text])
     view = game_view(game, new, validate_record(new), [])

@@ -19,7 +19,7 @@ TEXT_OPTION_LIMIT = 200
 """The longest text option taken (the solver reads and judges it)."""
 
 @functools.lru_cache(maxsize=None)
-def page_of(name: str) -> dict:
+def page_of(name: str) -> dict[str, Any]:
     """The page description of the registered puzzle ``name`` (JSON-ready)."""
     if name not in puzzle_names():
         raise BadRequest(f"unknown puzzle {name!r} (known: {', '.join(puzzle_names())})")
@@ -29,10 +29,9 @@ def page_of(name: str) -> dict:
     return puzzle.page_json()
 
 
-def puzzle_of(data: Mapping, action: str | None = None) -> tuple[str, dict]:
-    """The request's ``puzzle`` and its page; with ``action``, it must build answers by that
-    kind of click (``toggle``, ``alternate`` or ``jump``)."""
-    name = data.get("puzzle")
+def puzzle_of(name: Any, action: str | None = None) -> tuple[str, dict]:
+    """The puzzle a request's (or a file's) field ``puzzle`` names, and its page; with ``action``,
+    it must build answers by that kind of click (``toggle``, ``alternate`` or ``jump``)."""
     if not isinstance(name, str):
         raise BadRequest("missing field 'puzzle'" if name is None else "field 'puzzle' must be a puzzle name")
     page = page_of(name)
@@ -50,22 +49,22 @@ def _has_page(name: str) -> bool:
     return True
 
 
-def steps_forward(page: Mapping) -> bool:
+def steps_forward(page: Mapping[str, Any]) -> bool:
     """Whether the clicks build steps from a corner (else moves from a position)."""
     return bool(page["clicks"]["answer"] == "steps")
 
 
-def strict_variant(page: Mapping) -> bool:
+def strict_variant(page: Mapping[str, Any]) -> bool:
     """Whether the puzzle has a strict variant (a ``strict`` solve option) with its own answer."""
     return any(o["name"] == "strict" for o in page["options"])
 
 
-def hinted(page: Mapping) -> bool:
+def hinted(page: Mapping[str, Any]) -> bool:
     """Whether a hint (the solver on the position so far) fits: clicks that build moves from a position."""
     return bool(page["clicks"]["action"] == "jump" and page["clicks"]["answer"] == "moves")
 
 
-def solve_options(page: Mapping, raw: Any, limit: float) -> dict[str, Any]:
+def solve_options(page: Mapping[str, Any], raw: Any, limit: float) -> dict[str, Any]:
     """The solve keywords a request asks for, each checked against the page's options (names,
     choices, ranges; ``time_limit`` at most ``limit``)."""
     if raw is None:
@@ -84,7 +83,7 @@ def solve_options(page: Mapping, raw: Any, limit: float) -> dict[str, Any]:
     return out
 
 
-def _option_value(option: Mapping, value: Any, limit: float) -> Any:
+def _option_value(option: Mapping[str, Any], value: Any, limit: float) -> Any:
     name, kind = option["name"], option["kind"]
     if kind == "bool":
         if not isinstance(value, bool):
@@ -108,7 +107,7 @@ def _option_value(option: Mapping, value: Any, limit: float) -> Any:
     return value
 
 
-def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict | None:
+def committed(puzzle: str, strict: bool = False, board: Board | None = None) -> dict[str, Any] | None:
     """The committed answer of a puzzle (:func:`committed_answer`) made for ``board`` (default:
     the default board), or None."""
     return committed_answer(get_puzzle(puzzle), board or load_board(DEFAULT_BOARD), strict)

@@ -16,19 +16,19 @@ from powertwo.solvers.registry import (
 from .common import HINT_SECONDS, BadRequest, board_of, board_view, field, no_paths
 from .games import game_frame
 from .pages import committed, hinted, puzzle_of, steps_forward
-from .requests import CheckBody
+from .requests import CheckBody, HintBody, SequenceBody
 from powertwo.solvers.status import FEASIBLE, INFEASIBLE, OPTIMAL
 
 
-def live_check(body: CheckBody) -> dict:
+def live_check(body: CheckBody) -> dict[str, Any]:
     """The live check of an answer built by clicks: the puzzle's own hook (:attr:`Puzzle.live_check`)
     on the request's board and fields."""
-    name, _ = puzzle_of({"puzzle": body.puzzle})
+    name, _ = puzzle_of(body.puzzle)
     puzzle = get_puzzle(name)
     if puzzle.live_check is None:
         known = [n for n in puzzle_names() if get_puzzle(n).live_check is not None]
         raise BadRequest(f"this request is for {', '.join(known)}, not {name!r}")
-    board = board_of({} if body.board is None else {"board": body.board})
+    board = board_of(body.board)
     fields = {"puzzle": name, **body.model_dump(include={"stones", "strict", "record"}, exclude_none=True)}
     try:
         return puzzle.live_check(board, fields)
@@ -36,7 +36,7 @@ def live_check(body: CheckBody) -> dict:
         raise BadRequest(str(exc)) from None
 
 
-def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
+def check_upload(puzzle: Any, data: Mapping[str, Any], board: Board) -> Any:
     """The checker behind ``powertwo check`` on an uploaded file; the certificate files it names
     are looked up among the committed results (by plain relative names, never a server path).
     The file's shape is read first, every object at every depth, as ``powertwo check`` reads it."""
@@ -46,13 +46,14 @@ def check_upload(puzzle: Any, data: Mapping, board: Board) -> Any:
     return puzzle.check(data, board)
 
 
-def file_board(data: Mapping, solution: Mapping) -> Board:
+def file_board(solution: Mapping[str, Any], given: Any) -> Board:
     """The board a solution file is judged against, as ``powertwo check`` chooses it
-    (:func:`solution_board`): the board it was made for, or the request's ``board`` (the CLI's
-    ``--board``); a file made for another board is refused in one line naming that board."""
+    (:func:`solution_board`): the board it was made for, or the request's ``board`` (``given``,
+    the CLI's ``--board``; None when the request names none); a file made for another board is
+    refused in one line naming that board."""
     no_paths(solution, "solution")
     try:
-        return solution_board(solution, "solution", board_of(data) if "board" in data else None)
+        return solution_board(solution, "solution", None if given is None else board_of(given))
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
 
@@ -62,25 +63,25 @@ FILE_BOARD = "name {board} in the file's field 'board'"
 command line says ``pass --board``)."""
 
 
-def checked_file(data: Mapping, solution: Mapping) -> Any:
+def checked_file(solution: Mapping[str, Any], given: Any) -> Any:
     """An uploaded solution file checked as ``powertwo check`` checks it: on :func:`file_board`,
     and, without a ``board`` in the request, one that has no fingerprint and fails there but is
     valid on another shipped board of its kind is refused in the line ``check`` gives
     (:func:`powertwo.solvers.registry.checked_where_made`)."""
     p = get_puzzle(field(solution, "puzzle", str))
-    board = file_board(data, solution)
+    board = file_board(solution, given)
     try:
         return checked_where_made(solution, "solution", board, lambda on: check_upload(p, solution, on),
-                                  tried_elsewhere="board" not in data, action=FILE_BOARD)
+                                  tried_elsewhere=given is None, action=FILE_BOARD)
     except SolutionError as exc:
         raise BadRequest(str(exc)) from None
 
 
-def file_check(data: Mapping) -> dict:
-    """A whole solution file or game record, as ``powertwo check`` checks it."""
-    solution = field(data, "solution", dict)
+def file_check(solution: dict[str, Any], given: Any) -> dict[str, Any]:
+    """A whole solution file or game record, as ``powertwo check`` checks it (on the request's
+    board ``given``, when not None)."""
     if "puzzle" in solution:
-        report = checked_file(data, solution)
+        report = checked_file(solution, given)
         return {"valid": report.valid, "faults": list(report.faults), "notes": list(report.notes)}
     if "game" in solution:
         try:
@@ -94,9 +95,9 @@ def file_check(data: Mapping) -> dict:
     raise BadRequest("solution: neither a solution (field 'puzzle') nor a game record (field 'game')")
 
 
-def sequence_frames(data: Mapping) -> dict:
+def sequence_frames(body: SequenceBody) -> dict[str, Any]:
     """The frames of an answer or record to step through: stones, arrows and a caption each."""
-    item = field(data, "solution", dict)
+    item = body.solution
     if "game" in item:
         no_paths(item, "solution")
         try:
@@ -108,11 +109,11 @@ def sequence_frames(data: Mapping) -> dict:
                              "start" if k == 0 else f"after move {k}: {game.format_move(res.moves[k - 1])}")
                   for k, state in enumerate(res.states)]
         return {"board": board_view(game.board), "frames": frames}
-    puzzle, page = puzzle_of(item)
+    puzzle, page = puzzle_of(item.get("puzzle"))
     if page["steps"]["unit"] == "stones":
         raise BadRequest(f"an answer of {puzzle} is one position, not a sequence: open it in Puzzles")
-    board = file_board(data, item)
-    report = checked_file(data, item)
+    board = file_board(item, body.board)
+    report = checked_file(item, body.board)
     if not report.valid:
         raise BadRequest(f"{puzzle}: {report.faults[0]}")
     if page["steps"]["unit"] == "moves":  # a solitaire game record
@@ -127,7 +128,7 @@ def sequence_frames(data: Mapping) -> dict:
     return {"board": board_view(board), "frames": jump_frames(puzzle, item, board, steps_forward(page))}
 
 
-def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list[dict]:
+def jump_frames(puzzle: str, item: Mapping[str, Any], board: Board, forward: bool) -> list[dict[str, Any]]:
     from powertwo.solvers.jump import JumpTables, replay_chain  # the checker's own replay of a chain
 
     tables = JumpTables(board, symmetry=False)
@@ -164,7 +165,7 @@ def jump_frames(puzzle: str, item: Mapping, board: Board, forward: bool) -> list
 
 
 
-def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: Any) -> dict:
+def jump_summary(puzzle: str, page: Mapping[str, Any], board: Board, state: Any, origin: Any) -> dict[str, Any]:
     """What the page shows of a Get a Jump On click puzzle's state: the stones, the last chain,
     what may come next, the count (the page description's label) and the checker's verdict on
     the file the clicks make."""
@@ -201,16 +202,16 @@ def jump_summary(puzzle: str, page: Mapping, board: Board, state: Any, origin: A
             "solution": solution}
 
 
-def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:
+def jump_hint(body: HintBody, seconds: float = HINT_SECONDS) -> dict[str, Any]:
     """Whether the position can still be finished: from the stored census of the board and the
     clicks' start position (``origin``, default the reverse puzzle's) when there is one, else as
     far as the solver can tell within ``seconds``, and a first move that keeps it solvable."""
-    puzzle, page = puzzle_of(data)
+    puzzle, page = puzzle_of(body.puzzle)
     if not hinted(page):
         raise BadRequest(f"hints are given for puzzles whose clicks build moves from a position, not {puzzle!r}")
-    board = board_of(data)
-    stones = node_ids(field(data, "position", list), board, "position", field="position")
-    origin = node_ids(data["origin"], board, "origin", field="origin") if data.get("origin") is not None \
+    board = board_of(body.board)
+    stones = node_ids(body.position, board, "position", field="position")
+    origin = node_ids(body.origin, board, "origin", field="origin") if body.origin is not None \
         else reverse_origin(board)
     census = census_hint(board, origin, stones) if origin is not None else None
     if census is not None and (census["solvable"] or census["target"] is None):
@@ -221,7 +222,7 @@ def jump_hint(data: Mapping, seconds: float = HINT_SECONDS) -> dict:
     return solver
 
 
-def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict:
+def solver_hint(puzzle: str, board: Board, stones: list[NodeId], seconds: float = HINT_SECONDS) -> dict[str, Any]:
     """The hint as the solver gives it within ``seconds``."""
     try:
         answer = get_puzzle(puzzle).solve(board, position=stones, time_limit=seconds)
@@ -247,7 +248,7 @@ def reverse_origin(board: Board) -> list[NodeId] | None:
     return sorted(v for side in board.start("central").values() for v in side)
 
 
-def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict | None:
+def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dict[str, Any] | None:
     """The hint from the census: on the central game (``origin`` the central start) the fewest
     moves left from its fewest-moves table when it holds the position; else a stored solvable set
     (``powertwo census --solvable``) of ``board`` from ``origin`` (``stones`` a position reached
@@ -287,7 +288,7 @@ def census_hint(board: Board, origin: list[NodeId], stones: list[NodeId]) -> dic
             "target": target, "jumps": [[a, c] for a, _, c in keep], "text": text}
 
 
-def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict:
+def table_hint(board: Board, stones: list[NodeId], target: NodeId, left: int) -> dict[str, Any]:
     """The hint from a fewest-moves table (``powertwo census --by moves --backward``; the English
     central game's is shipped): the fewest moves left to one stone on ``target``, and the single
     jumps after which the table still holds the position."""

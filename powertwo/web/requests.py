@@ -2,9 +2,10 @@
 
 Each body is checked against its model before any work: a field no model names, at any depth,
 and a field of the wrong type are refused with 400 and one line naming the field's path
-(:func:`powertwo.boards.jsonfile.schema_fault`). What a body embeds is read further by its own
+(:func:`powertwo.boards.jsonfile.schema_fault`); the endpoint then reads the model's fields, never
+the raw body (``server.read_model``). What a body embeds is read further by its own
 strict reader: an uploaded board by :func:`powertwo.boards.from_dict`, a solution file by the
-puzzle's checker (:func:`powertwo.solvers.schemas.check_answer_shape`), a game record by
+puzzle's checker (:func:`powertwo.solvers.registry.check_answer_shape`), a game record by
 :func:`powertwo.rules.validate_record` (:class:`powertwo.rules.base.RecordFile`); here they are objects.
 """
 

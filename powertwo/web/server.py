@@ -37,12 +37,15 @@ from powertwo.rules import RulesError, get_game, game_names
 from powertwo.solvers.bounded import PoolBusy
 from powertwo.solvers.registry import SolutionError, get_puzzle, puzzle_names
 
-from .common import MAX_BODY, BadRequest, board_of, board_view, body, field, node_field
+from .common import MAX_BODY, BadRequest, board_of, board_view, body, node_field
 from .games import attempt_reason, clicks_of, game_record, game_view, played
 from .guard import Guard, hostname
 from .pages import DEFAULT_BOARD, committed, hinted, page_of, puzzle_of, solve_options, steps_forward, strict_variant
 from .puzzles import file_check, jump_hint, jump_summary, live_check, reverse_origin, sequence_frames
-from .requests import Body, CheckBody, checked
+from .requests import (
+    AnalysisBody, BoardBody, Body, CancelBody, CheckBody, ComputerBody, GameBody, GameClickBody, GameMoveBody,
+    HintBody, JumpBody, SequenceBody, SolveBody, StopBody, checked,
+)
 from .work import SETTLED, Limits, Work
 
 SOLVE_TIME_LIMIT = 120.0
@@ -60,30 +63,31 @@ STATIC = resources.files("powertwo.web") / "static"
 
 
 # ---------------------------------------------------------------- work done in a worker
-def jump_clicks(data: Mapping) -> dict:
+def jump_clicks(body: JumpBody) -> dict[str, Any]:
     """Get a Jump On built by clicks: the chains so far (as in the solution file), plus one click
     or an undo; answers the stones, what may come next, the referee's reason for a refused click
     and the checker's verdict (:mod:`powertwo.solvers.jump.clicks`)."""
     from powertwo.solvers.jump import clicks as jc
     from powertwo.solvers.jump import corner_of, default_position, read_position
 
-    puzzle, page = puzzle_of(data, "jump")
-    board = board_of(data)
+    puzzle, page = puzzle_of(body.puzzle, "jump")
+    board = board_of(body.board)
     try:
         if steps_forward(page):
-            origin: Any = corner_of(board, node_field(data, "corner", board))
-        elif "position" in data:
-            origin = read_position(field(data, "position", list), board)
+            origin: Any = corner_of(board, node_field(body.corner, "corner", board))
+        elif body.position is not None:
+            origin = read_position(body.position, board)
         elif (central := reverse_origin(board)) is not None:
             origin = central
         else:
             done = committed(puzzle, board=board)
             origin = done["position"] if done else default_position(board, time_limit=JUMP_START_SECONDS)
-        state = jc.replay(board, puzzle, origin, jc.chains_of(data.get("chains", [])))
+        steps = [c.model_dump(by_alias=True, exclude_unset=True) for c in body.chains or []]
+        state = jc.replay(board, puzzle, origin, steps)
         illegal = None
-        if field(data, "undo", bool, False):
+        if body.undo:
             state = jc.replay(board, puzzle, origin, jc.entries(puzzle, jc.undo(state)))
-        elif (clicked := node_field(data, "click", board)) is not None:
+        elif (clicked := node_field(body.click, "click", board)) is not None:
             try:
                 chains = jc.click(board, state, clicked)
                 state = jc.replay(board, puzzle, origin, jc.entries(puzzle, chains))
@@ -96,15 +100,15 @@ def jump_clicks(data: Mapping) -> dict:
     return view
 
 
-def computer_move(data: Mapping) -> dict:
+def computer_move(body: ComputerBody) -> dict[str, Any]:
     """The computer's move in the game the record reaches (its thinking time and seed from the
     request); a Stop or a cancel ends its search with the best move so far (``should_stop``)."""
     from powertwo.solvers.bounded import should_stop
     from powertwo.solvers.players import choose_move
 
-    game, record, res, _ = game_record(data)
-    seconds = thinking_seconds(data)
-    seed = field(data, "seed", int, 0)
+    game, record, res, _ = game_record(body)
+    seconds = thinking_seconds(body.seconds)
+    seed = body.seed if body.seed is not None else 0
     if res.outcome is not None:
         raise BadRequest(f"the game is over ({res.outcome.reason})")
     found = choose_move(game, res.final, seconds=seconds, seed=seed, stop=should_stop)
@@ -116,22 +120,23 @@ def computer_move(data: Mapping) -> dict:
     return view
 
 
-def any_check(body: CheckBody) -> dict:
+def any_check(body: CheckBody) -> dict[str, Any]:
     """A whole file, or an answer built by clicks (the puzzle's live check), checked (``POST /api/check``)."""
     if body.solution is not None:
-        return file_check(body.model_dump(include={"solution", "board"}, exclude_none=True))
+        return file_check(body.solution, body.board)
     return live_check(body)
 
 
-def thinking_seconds(data: Mapping, default: float = 1.0) -> float:
-    """The request's thinking time, within :data:`COMPUTER_SECONDS`."""
-    seconds = field(data, "seconds", (int, float), default)
+def thinking_seconds(seconds: float | None, default: float = 1.0) -> float:
+    """The request's thinking time (``seconds``; None: ``default``), within :data:`COMPUTER_SECONDS`."""
+    if seconds is None:
+        seconds = default
     if not COMPUTER_SECONDS[0] <= seconds <= COMPUTER_SECONDS[1]:
         raise BadRequest(f"field 'seconds' must be between {COMPUTER_SECONDS[0]} and {COMPUTER_SECONDS[1]}")
     return float(seconds)
 
 
-def game_analysis(data: Mapping) -> dict:
+def game_analysis(body: AnalysisBody) -> dict[str, Any]:
     """The computer's view of the record's position ``at`` (default: its last): the evaluation, the
     best move, what a proof finds within the thinking time; and the proofs of the record's positions
     (from its end backwards, within :data:`LINE_PROOF_SECONDS`) with the moves that threw a proven
@@ -139,9 +144,9 @@ def game_analysis(data: Mapping) -> dict:
     from powertwo.solvers.bounded import should_stop
     from powertwo.solvers.players.analysis import analyse, line_proofs, thrown_wins
 
-    game, record, res, _ = game_record(data)
-    seconds = thinking_seconds(data)
-    at = field(data, "at", int, len(res.moves))
+    game, record, res, _ = game_record(body)
+    seconds = thinking_seconds(body.seconds)
+    at = body.at if body.at is not None else len(res.moves)
     if not 0 <= at <= len(res.moves):
         raise BadRequest(f"field 'at' must be a position of the record, 0 to {len(res.moves)}")
     state = res.states[at]
@@ -159,7 +164,7 @@ def game_analysis(data: Mapping) -> dict:
             "thrown": thrown_wins(res.states, proofs)}
 
 
-def proof_view(game: Any, state: Any, proof: Any) -> dict | None:
+def proof_view(game: Any, state: Any, proof: Any) -> dict[str, Any] | None:
     """A proof as the page shows it: "proven: Light wins with g13" (None when nothing is proved)."""
     if proof is None:
         return None
@@ -170,13 +175,6 @@ def proof_view(game: Any, state: Any, proof: Any) -> dict | None:
 
 
 # ---------------------------------------------------------------- routes
-async def read_body(request: Request) -> Mapping:
-    """The request's JSON object, checked against its endpoint's model before any work."""
-    data = await body(request)
-    checked(request.url.path, data)
-    return data
-
-
 B = TypeVar("B", bound=Body)
 
 
@@ -196,7 +194,7 @@ async def index(request: Request) -> Response:
     return FileResponse(str(STATIC / "index.html"))
 
 
-def puzzle_entries() -> list[dict]:
+def puzzle_entries() -> list[dict[str, Any]]:
     """Every puzzle with a page description, and its strict variant where it has one: the title,
     the page, whether a hint fits, and the committed answer with its objective and status."""
     puzzles = []
@@ -215,14 +213,14 @@ def puzzle_entries() -> list[dict]:
     return puzzles
 
 
-def puzzle_boards(page: Mapping) -> list[str]:
+def puzzle_boards(page: Mapping[str, Any]) -> list[str]:
     """The boards a puzzle is offered on: its page's, then for a reverse puzzle (a hint fits) the
     shipped boards with a ``central`` start, the position its clicks start from there."""
     extra = [b for b in shipped() if hinted(page) and b not in page["boards"] and reverse_origin(load_board(b))]
     return [*page["boards"], *extra]
 
 
-def game_entries() -> list[dict]:
+def game_entries() -> list[dict[str, Any]]:
     games = []
     for name in game_names():
         g = get_game(name)
@@ -235,7 +233,7 @@ def game_entries() -> list[dict]:
 
 
 @functools.lru_cache(maxsize=1)
-def meta_entries() -> dict:
+def meta_entries() -> dict[str, Any]:
     """What ``GET /api/meta`` lists, read once (the committed answers do not change while serving)."""
     return {"boards": list(shipped()), "default_board": DEFAULT_BOARD, "games": game_entries(),
             "puzzles": puzzle_entries(),
@@ -253,16 +251,16 @@ async def meta(request: Request) -> Response:
 
 
 async def board_get(request: Request) -> Response:
-    return JSONResponse(board_view(board_of({"board": request.path_params["name"]})))
+    return JSONResponse(board_view(board_of(request.path_params["name"])))
 
 
-def uploaded_board(data: Mapping) -> dict:
-    return board_view(board_of(data))
+def uploaded_board(body: BoardBody) -> dict[str, Any]:
+    return board_view(board_of(body.board))
 
 
 async def board_post(request: Request) -> Response:
     """An uploaded board (read in a worker: a large one may take long to read)."""
-    return JSONResponse(await work_of(request).run(request, uploaded_board, await read_body(request)))
+    return JSONResponse(await work_of(request).run(request, uploaded_board, await read_model(request, BoardBody)))
 
 
 async def check(request: Request) -> Response:
@@ -270,25 +268,26 @@ async def check(request: Request) -> Response:
 
 
 async def jump(request: Request) -> Response:
-    data = await read_body(request)  # a start position may need a forward search
-    return JSONResponse(await work_of(request).run(request, jump_clicks, data, JUMP_START_SECONDS + 20))
+    body = await read_model(request, JumpBody)  # a start position may need a forward search
+    return JSONResponse(await work_of(request).run(request, jump_clicks, body, JUMP_START_SECONDS + 20))
 
 
 async def hint(request: Request) -> Response:
     work = work_of(request)
     seconds = work.limits.hint_seconds
-    return JSONResponse(await work.run(request, functools.partial(jump_hint, seconds=seconds), await read_body(request),
+    return JSONResponse(await work.run(request, functools.partial(jump_hint, seconds=seconds),
+                                       await read_model(request, HintBody),
                                        seconds + 9.0))
 
 
 async def sequence(request: Request) -> Response:
-    return JSONResponse(await work_of(request).run(request, sequence_frames, await read_body(request)))
+    return JSONResponse(await work_of(request).run(request, sequence_frames, await read_model(request, SequenceBody)))
 
 
 async def game_state(request: Request) -> Response:
-    data = await read_body(request)
-    game, record, res, _ = game_record(data)
-    return JSONResponse(game_view(game, record, res, clicks_of(data, game.board)))
+    body = await read_model(request, GameBody)
+    game, record, res, _ = game_record(body)
+    return JSONResponse(game_view(game, record, res, clicks_of(body, game.board)))
 
 
 async def game_click(request: Request) -> Response:
@@ -296,13 +295,13 @@ async def game_click(request: Request) -> Response:
     move (played when nothing else continues it, or when ``play`` names it; with ``confirm``, a move
     the clicks complete is only offered, as the page's move confirmation on touch asks), or illegal
     (why)."""
-    data = await read_body(request)
-    game, record, res, _ = game_record(data)
-    clicks = clicks_of(data, game.board)
+    body = await read_model(request, GameClickBody)
+    game, record, res, _ = game_record(body)
+    clicks = clicks_of(body, game.board)
     state = res.final
     if res.outcome is not None:
         return JSONResponse({"illegal": f"the game is over ({res.outcome.reason})"})
-    play = field(data, "play", str, None)
+    play = body.play
     if play is not None:
         options = game.click_options(state, clicks)
         texts = [game.format_move(m, state) for m in options.complete]
@@ -313,18 +312,17 @@ async def game_click(request: Request) -> Response:
     if prior is not None and clicks[-1] not in prior.next:
         return JSONResponse({"illegal": attempt_reason(game, state, clicks)})
     options = game.click_options(state, clicks)
-    if len(options.complete) == 1 and not options.next and not field(data, "confirm", bool, False):
+    if len(options.complete) == 1 and not options.next and not body.confirm:
         return JSONResponse(played(game, record, game.format_move(options.complete[0], state)))
     return JSONResponse(game_view(game, record, res, clicks))
 
 
 async def game_move(request: Request) -> Response:
     """A move typed in notation (as ``powertwo play`` reads it)."""
-    data = await read_body(request)
-    game, record, res, _ = game_record(data)
-    text = field(data, "move", str)
+    body = await read_model(request, GameMoveBody)
+    game, record, res, _ = game_record(body)
     try:
-        move = game.parse_move(text, res.final)
+        move = game.parse_move(body.move, res.final)
         game.apply(res.final, move)
     except RulesError as exc:
         return JSONResponse({"illegal": str(exc).splitlines()[0]})
@@ -334,13 +332,13 @@ async def game_move(request: Request) -> Response:
 async def computer(request: Request) -> Response:
     """The computer's move; ``think``, an id the page makes, lets ``POST /api/game/stop`` ask for
     its best move so far."""
-    data = await read_body(request)
-    seconds = field(data, "seconds", (int, float), 1.0)
+    body = await read_model(request, ComputerBody)
+    seconds = body.seconds if body.seconds is not None else 1.0
     work = work_of(request)
-    think = field(data, "think", str, None)
+    think = body.think
     halt = work.thinking.begin(think)
     try:
-        return JSONResponse(await work.run(request, computer_move, data, float(seconds) + work.limits.computer_margin,
+        return JSONResponse(await work.run(request, computer_move, body, float(seconds) + work.limits.computer_margin,
                                            halt=halt))
     finally:
         work.thinking.end(think)
@@ -349,43 +347,44 @@ async def computer(request: Request) -> Response:
 async def computer_stop(request: Request) -> Response:
     """The player's Stop: the computer move ``think`` plays its best move so far (409 when no such
     move is in progress: it has just been played)."""
-    data = await read_body(request)
-    if not work_of(request).thinking.halt(field(data, "think", str)):
+    body = await read_model(request, StopBody)
+    if not work_of(request).thinking.halt(body.think):
         raise BadRequest("no computer move in progress under this id (it has just been played)", 409)
     return JSONResponse({"stopped": True})
 
 
 async def analysis(request: Request) -> Response:
-    data = await read_body(request)
-    seconds = field(data, "seconds", (int, float), 1.0)
+    body = await read_model(request, AnalysisBody)
+    seconds = body.seconds if body.seconds is not None else 1.0
     work = work_of(request)
     limit = 2 * float(seconds) + LINE_PROOF_SECONDS + work.limits.computer_margin
-    return JSONResponse(await work.run(request, game_analysis, data, limit))
+    return JSONResponse(await work.run(request, game_analysis, body, limit))
 
 
-def tab_of(request: Request, data: Mapping | None = None) -> str:
-    """The tab a solver request comes from (an id the page makes; API clients without one share "")."""
-    tab = request.query_params.get("tab", "") if data is None else field(data, "tab", str, "")
+def tab_of(request: Request, body: SolveBody | CancelBody | None = None) -> str:
+    """The tab a solver request comes from (an id the page makes; API clients without one share ""):
+    the body's ``tab``, or without a body the query's."""
+    tab = request.query_params.get("tab", "") if body is None else body.tab or ""
     return tab[:64]
 
 
 async def solve_start(request: Request) -> Response:
     """A solver run with the options the puzzle's page offers (each checked against its range;
     ``time_limit`` at most :data:`SOLVE_TIME_LIMIT`)."""
-    data = await read_body(request)
-    puzzle, page = puzzle_of(data)
-    board = board_of(data)
+    body = await read_model(request, SolveBody)
+    puzzle, page = puzzle_of(body.puzzle)
+    board = board_of(body.board)
     if board.name not in shipped():
         raise BadRequest("solve runs on shipped boards")
-    limit = field(data, "time_limit", (int, float), 30.0)
+    limit = body.time_limit if body.time_limit is not None else 30.0
     if not 0 < limit <= SOLVE_TIME_LIMIT:
         raise BadRequest(f"field 'time_limit' must be above 0 and at most {SOLVE_TIME_LIMIT:g}")
     options: dict[str, Any] = {"time_limit": float(limit)}
-    if field(data, "strict", bool, False):
+    if body.strict:
         options["strict"] = True
-    options.update(solve_options(page, data.get("options"), SOLVE_TIME_LIMIT))
+    options.update(solve_options(page, body.options, SOLVE_TIME_LIMIT))
     limit = float(options["time_limit"]) if isinstance(options["time_limit"], (int, float)) else SOLVE_TIME_LIMIT
-    return JSONResponse(work_of(request).runs.start(puzzle, board.name, options, limit, tab_of(request, data)))
+    return JSONResponse(work_of(request).runs.start(puzzle, board.name, options, limit, tab_of(request, body)))
 
 
 async def solve_status(request: Request) -> Response:
@@ -413,8 +412,8 @@ async def solve_events(request: Request) -> Response:
 
 
 async def solve_cancel(request: Request) -> Response:
-    data = await read_body(request)
-    return JSONResponse(work_of(request).runs.cancel(tab_of(request, data)))
+    body = await read_model(request, CancelBody)
+    return JSONResponse(work_of(request).runs.cancel(tab_of(request, body)))
 
 
 # ---------------------------------------------------------------- errors

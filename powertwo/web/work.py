@@ -200,7 +200,7 @@ class KernelWarmer:
                 if entry["state"] not in SETTLED:
                     entry.update(state=FAILED_KERNEL, error="the warmer process ended")
 
-    def status(self, workers: int) -> list[dict]:
+    def status(self, workers: int) -> list[dict[str, Any]]:
         """Each kernel's state, in compile order: "ready" once each of the ``workers`` loaded it."""
         with self.lock:
             out = [dict(self.states[name]) for name in self.names]
@@ -295,7 +295,7 @@ class Work:
             self.warmer.start()
         self.pool.start()
 
-    def kernels(self) -> list[dict]:
+    def kernels(self) -> list[dict[str, Any]]:
         """The state of each kernel the requests use (none listed when the workers compile on demand)."""
         return [] if self.warmer is None else self.warmer.status(self.pool.size)
 
@@ -315,7 +315,7 @@ class Work:
             self.warmer.close()
 
 
-def solve_in_worker(puzzle: str, board_name: str, options: dict, progress: Callable[[str], None]) -> Any:
+def solve_in_worker(puzzle: str, board_name: str, options: dict[str, Any], progress: Callable[[str], None]) -> Any:
     """A solver run (in a worker): its result made plain; progress lines go to the page."""
     from powertwo.boards import load
     from powertwo.solvers.registry import get_puzzle
@@ -331,10 +331,10 @@ class SolverRun:
         self.work = work
         self.lock = threading.Lock()
         self.cancel_event = threading.Event()
-        self.info: dict = {"state": "idle"}
+        self.info: dict[str, Any] = {"state": "idle"}
         self.owner: str | None = None
 
-    def start(self, puzzle: str, board: str, options: dict, limit: float, tab: str) -> dict:
+    def start(self, puzzle: str, board: str, options: dict[str, Any], limit: float, tab: str) -> dict[str, Any]:
         with self.lock:
             if self.info["state"] == "running":
                 raise BadRequest("a solver is already running" + (" in another tab" if tab != self.owner else "")
@@ -350,8 +350,8 @@ class SolverRun:
                              daemon=True).start()
             return self.status(tab)
 
-    def _run(self, puzzle: str, board: str, options: dict, limit: float, cancel: threading.Event,
-             info: dict) -> None:
+    def _run(self, puzzle: str, board: str, options: dict[str, Any], limit: float, cancel: threading.Event,
+             info: dict[str, Any]) -> None:
         """Runs the solver and records its end in ``info``, the record of this run only: a run
         cancelled and then replaced by a new one never writes over the new run's record."""
         def progress(line: str) -> None:
@@ -376,7 +376,7 @@ class SolverRun:
                 info["state"] = state
                 info["log"].append(outcome.message if state != "error" else f"stopped: {outcome.message}")
 
-    def cancel(self, tab: str) -> dict:
+    def cancel(self, tab: str) -> dict[str, Any]:
         with self.lock:
             if self.info["state"] != "running":
                 raise BadRequest("no solver is running", 409)
@@ -390,7 +390,7 @@ class SolverRun:
     def cancel_any(self) -> None:
         self.cancel_event.set()
 
-    def status(self, tab: str) -> dict:
+    def status(self, tab: str) -> dict[str, Any]:
         """The run as the tab ``tab`` sees it: its own run in full, another tab's as busy."""
         if tab != self.owner:
             return {"state": "idle", "elsewhere": self.info["state"] == "running"}
@@ -398,6 +398,6 @@ class SolverRun:
             self.info["elapsed"] = round(time.time() - self.info["started"], 1)
         return {k: v for k, v in self.info.items() if k != "started"}
 
-    def poll(self, tab: str) -> dict:
+    def poll(self, tab: str) -> dict[str, Any]:
         with self.lock:
             return self.status(tab)

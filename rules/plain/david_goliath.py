@@ -10,18 +10,24 @@ carries the stone 2 nodes).
 
 from __future__ import annotations
 
-from powertwo.rules.david_goliath import DGState, Hurl
+from typing import Any
+
+from powertwo.boards import Board, NodeId
+from powertwo.rules.david_goliath import DavidGoliath, DGState, Hurl
+
+Throw = tuple[NodeId, NodeId | None]
+"""A throw: its landing node and the stone picked up for it (None: one from the reserve)."""
 
 SAMPLE_POSITIONS = 300
 VARIANTS = ({"sling": True},)
 """Rule options the conformance tests also compare the referees under (besides the defaults)."""
 
 
-def _occupied(state):
+def _occupied(state: DGState) -> set[NodeId]:
     return set(state.light_thrown) | set(state.dark_thrown) | {state.david, state.goliath}
 
 
-def _straight(board, a, b):
+def _straight(board: Board, a: NodeId, b: NodeId) -> tuple[list[NodeId], int] | None:
     """Nodes passed between ``a`` and ``b`` sliding along one line, and the distance; None if none."""
     for line in board.lines:
         if a in line and b in line:
@@ -31,7 +37,7 @@ def _straight(board, a, b):
     return None
 
 
-def _reaches(board, occupied, a, b, low, high):
+def _reaches(board: Board, occupied: set[NodeId], a: NodeId, b: NodeId, low: int, high: int) -> bool:
     if a == b or b in occupied:
         return False
     way = _straight(board, a, b)
@@ -41,7 +47,7 @@ def _reaches(board, occupied, a, b, low, high):
     return low <= dist <= high and not any(v in occupied for v in between)
 
 
-def _sling_gives(board, occupied, a, t):
+def _sling_gives(board: Board, occupied: set[NodeId], a: NodeId, t: NodeId) -> bool:
     """Whether David's sling lands a stone thrown from ``a`` on ``t`` (a node 1 or 2 steps away
     along a free way): 2 steps always; 1 step only when no free node lies just beyond ``t``."""
     for line in board.lines:
@@ -54,25 +60,25 @@ def _sling_gives(board, occupied, a, t):
     return False
 
 
-def _on_border(board, v):
+def _on_border(board: Board, v: NodeId) -> bool:
     xs = [x for x, _ in board.coords]
     ys = [y for _, y in board.coords]
     x, y = board.coord(v)
     return x in (min(xs), max(xs)) or y in (min(ys), max(ys))
 
 
-def _throw_range(player):
+def _throw_range(player: int) -> tuple[int, int]:
     return (1, 2) if player == 0 else (1, 7)
 
 
-def _move_range(player):
+def _move_range(player: int) -> tuple[int, int]:
     return (1, 99) if player == 0 else (1, 2)
 
 
-_THROWS: dict = {}
+_THROWS: dict[tuple[Any, ...], list[Throw]] = {}
 
 
-def _all_throws(game, state, frm, to):
+def _all_throws(game: DavidGoliath, state: DGState, frm: NodeId, to: NodeId) -> list[Throw]:
     """Every (landing node, picked-up node), by trying every node of the board (memoised)."""
     key = (id(game), tuple(game.options.items()), state, frm, to)
     if key not in _THROWS:
@@ -82,18 +88,18 @@ def _all_throws(game, state, frm, to):
     return _THROWS[key]
 
 
-def _throws_now(game, state, frm, to):
+def _throws_now(game: DavidGoliath, state: DGState, frm: NodeId, to: NodeId) -> list[Throw]:
     me = state.to_move
     occupied = _occupied(state) - {frm} | {to}
     reserve = 15 - len(state.light_thrown if me == 0 else state.dark_thrown)
     low, high = _throw_range(me)
     sling = me == 0 and game.options["sling"]
 
-    def lands(free_of, t):
+    def lands(free_of: set[NodeId], t: NodeId) -> bool:
         return (_reaches(game.board, free_of, to, t, low, high)
                 and (not sling or _sling_gives(game.board, free_of, to, t)))
 
-    out = []
+    out: list[Throw] = []
     if reserve > 0:
         for t in game.board.nodes:
             if lands(occupied, t):
@@ -108,14 +114,14 @@ def _throws_now(game, state, frm, to):
     return out
 
 
-def candidates(game, state):
+def candidates(game: DavidGoliath, state: DGState) -> list[Hurl]:
     me = state.to_move
     frm = state.david if me == 0 else state.goliath
     board = game.board
     reserve = 15 - len(state.light_thrown if me == 0 else state.dark_thrown)
     # a pickup is only worth asking about when the reserve is empty (and one wrong one otherwise)
     thrown = sorted(set(state.light_thrown) | set(state.dark_thrown))
-    pickups = [None] + (thrown if reserve == 0 else thrown[:1])
+    pickups: list[NodeId | None] = [None, *(thrown if reserve == 0 else thrown[:1])]
     out = []
     for to in board.nodes:
         if to == frm or not any(frm in line and to in line for line in board.lines):
@@ -128,7 +134,7 @@ def candidates(game, state):
     return out
 
 
-def check(game, state, move) -> str | None:
+def check(game: DavidGoliath, state: DGState, move: Hurl) -> str | None:
     board = game.board
     me = state.to_move
     mine = state.david if me == 0 else state.goliath
@@ -154,7 +160,7 @@ def check(game, state, move) -> str | None:
     return None
 
 
-def _room_and_walls(game, state, start):
+def _room_and_walls(game: DavidGoliath, state: DGState, start: NodeId) -> set[NodeId]:
     """Every node reachable from ``start`` through free nodes, and the occupied nodes next to them."""
     board = game.board
     occupied = _occupied(state)
@@ -172,13 +178,13 @@ def _room_and_walls(game, state, start):
     return seen
 
 
-def free_room(game, state, start):
+def free_room(game: DavidGoliath, state: DGState, start: NodeId) -> set[NodeId]:
     """The free nodes a candidate on ``start`` can walk to step by step."""
     occupied = _occupied(state)
     return {v for v in _room_and_walls(game, state, start) if v not in occupied}
 
 
-def apply(game, state, move) -> DGState:
+def apply(game: DavidGoliath, state: DGState, move: Hurl) -> DGState:
     """The position after a legal ``move``: the candidate moves, then the stone is thrown (a reused
     stone leaves its node and keeps its colour; a new one has the thrower's colour)."""
     me = state.to_move
@@ -194,7 +200,7 @@ def apply(game, state, move) -> DGState:
     return DGState(david, goliath, frozenset(light), frozenset(dark), 1 - me, state.ply + 1)
 
 
-def outcome(game, state):
+def outcome(game: DavidGoliath, state: DGState) -> int | None:
     """RULES.md §3's end: a player whose candidate cannot move on their turn loses; with the
     option ``count_win``, separated candidates end the game and more free room wins (equal
     counts: play on). ``None`` while the game goes on."""

@@ -7,24 +7,28 @@ board's rays.
 
 from __future__ import annotations
 
-from powertwo.rules.epaminondas import EpaminondasState, PhalanxMove
+from typing import Any, Iterator
+
+from powertwo.boards import NodeId
+from powertwo.rules.epaminondas import Epaminondas, EpaminondasState, PhalanxMove
 
 
-def _xy(game, node) -> tuple[int, int]:
+def _xy(game: Epaminondas, node: NodeId) -> tuple[int, int]:
     label = game.board.label(node)
     return ord(label[0]) - ord("a"), int(label[1:])
 
 
-_LAST: list = [None, None, None]  # the last state asked about, its owner map, whether it is won
+_LAST: list[Any] = [None, None, None]  # the last state asked about, its owner map, whether it is won
 
 
-def _owners(game, state) -> dict[tuple[int, int], int]:
+def _owners(game: Epaminondas, state: EpaminondasState) -> dict[tuple[int, int], int]:
     if _LAST[0] is not state:
         _LAST[0], _LAST[2], _LAST[1] = state, None, {_xy(game, v): p for p in (0, 1) for v in state.pieces[p]}
-    return _LAST[1]
+    owners: dict[tuple[int, int], int] = _LAST[1]
+    return owners
 
 
-def candidates(game, state):
+def candidates(game: Epaminondas, state: EpaminondasState) -> Iterator[PhalanxMove]:
     """Every (own piece, other square) pair."""
     for tail in sorted(state.pieces[state.to_move]):
         for dest in game.board.nodes:
@@ -32,7 +36,7 @@ def candidates(game, state):
                 yield PhalanxMove(tail, dest)
 
 
-def home_row_win(game, state) -> bool:
+def home_row_win(game: Epaminondas, state: EpaminondasState) -> bool:
     """The player to move has more pieces on the far home row than the opponent on theirs."""
     me = state.to_move
     top = max(int(lab[1:]) for lab in game.board.labels)
@@ -41,7 +45,7 @@ def home_row_win(game, state) -> bool:
     return mine_there > theirs_here
 
 
-def check(game, state, move) -> str | None:
+def check(game: Epaminondas, state: EpaminondasState, move: PhalanxMove) -> str | None:
     # a player without pieces or moves has lost; then no move is legal either, so the
     # move's own check already refuses it: only the home-row win needs asking first
     if _LAST[0] is not state or _LAST[2] is None:
@@ -52,7 +56,7 @@ def check(game, state, move) -> str | None:
     return _check_move(game, state, move)
 
 
-def _check_move(game, state, move) -> str | None:
+def _check_move(game: Epaminondas, state: EpaminondasState, move: PhalanxMove) -> str | None:
     owner = _owners(game, state)
     me = state.to_move
     tx, ty = _xy(game, move.frm)
@@ -89,7 +93,7 @@ def _check_move(game, state, move) -> str | None:
     return None
 
 
-def apply(game, state, move) -> EpaminondasState:
+def apply(game: Epaminondas, state: EpaminondasState, move: PhalanxMove) -> EpaminondasState:
     """The position after a legal ``move``: every own piece standing contiguously from the tail in
     the direction of the move advances by the same number of squares; an opposing run the head
     lands on is captured whole."""
@@ -115,7 +119,7 @@ def apply(game, state, move) -> EpaminondasState:
     return EpaminondasState(pieces=(pieces[0], pieces[1]), to_move=1 - me, ply=state.ply + 1)
 
 
-def outcome(game, state):
+def outcome(game: Epaminondas, state: EpaminondasState) -> int | None:
     """RULES.md §8's end: at the start of their turn a player wins with more pieces on the
     opponent's home row than the opponent has on theirs; a player with no pieces or no legal move
     loses. ``None`` while the game goes on."""

@@ -12,8 +12,14 @@ turns with the same result are the same move.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Iterator, Union
 
-from powertwo.rules.netzwerk import NetStep, NetTurn, NetzwerkState
+from powertwo.rules.netzwerk import NetStep, NetTurn, Netzwerk, NetzwerkState, PositionKey
+
+Owners = dict[str, int]
+"""Each occupied field's label -> the player whose piece stands there."""
+StepResult = Union[str, tuple[int, bool]]
+"""A piece step: the reason it is illegal, or its cost and whether it captures."""
 
 # Tuning for the generic conformance test (tests/test_rules_conformance.py): ``candidates`` is
 # exponential and Netzwerk positions have up to millions of turns (those above the list limit are
@@ -44,7 +50,7 @@ def _fields_at(point: str) -> list[str]:
 
 def _feedable(moves: list[tuple[str, int]], energy: set[str]) -> bool:
     """Can each move get ``cost`` distinct unused stones touching its start field?"""
-    def place(k: int, used: frozenset) -> bool:
+    def place(k: int, used: frozenset[str]) -> bool:
         if k == len(moves):
             return True
         field, cost = moves[k]
@@ -53,7 +59,8 @@ def _feedable(moves: list[tuple[str, int]], energy: set[str]) -> bool:
     return place(0, frozenset())
 
 
-def _piece_step(game, owner, me, step_src, step_dst, energy):
+def _piece_step(game: Netzwerk, owner: Owners, me: int, step_src: str, step_dst: str,
+                energy: set[str]) -> StepResult:
     """(cost, captures) of a single piece step on ``owner``, or a reason string."""
     forward = 1 if me == 0 else -1
     (sx, sy), (dx, dy) = _field_xy(step_src), _field_xy(step_dst)
@@ -84,9 +91,10 @@ def _piece_step(game, owner, me, step_src, step_dst, energy):
     return cost, False
 
 
-def _single_moves(game, owner, me, moved, moves, energy):
+def _single_moves(game: Netzwerk, owner: Owners, me: int, moved: set[str], moves: list[tuple[str, int]],
+                  energy: set[str]) -> list[tuple[str, str, bool]]:
     """Every further single piece step that is legal now, as (src, dst, captures)."""
-    out = []
+    out: list[tuple[str, str, bool]] = []
     for src in [f for f, p in owner.items() if p == me and f not in moved]:
         for dst in game_fields(game):
             if dst == src:
@@ -97,11 +105,12 @@ def _single_moves(game, owner, me, moved, moves, energy):
     return out
 
 
-def game_fields(game) -> list[str]:
+def game_fields(game: Netzwerk) -> list[str]:
     return [lab for lab in game.board.labels if _is_field(lab)]
 
 
-def simulate(game, state, turn, *, phase_a_only: bool = False):
+def simulate(game: Netzwerk, state: NetzwerkState, turn: NetTurn, *,
+             phase_a_only: bool = False) -> tuple[str | None, PositionKey | None]:
     """(reason or None, resulting position key or None)."""
     lab, node = game.board.label, game.board.node
     me = state.to_move
@@ -170,12 +179,12 @@ def simulate(game, state, turn, *, phase_a_only: bool = False):
     return None, key
 
 
-_VERDICTS: dict = {}
+_VERDICTS: dict[tuple[int, int, tuple[NetStep, ...], tuple[NetStep, ...]], str | None] = {}
 """Verdicts ``candidates`` already reached, for the ``check`` calls that follow it:
 (id of the game, id of the state, steps) -> reason or None."""
 
 
-def check(game, state, move) -> str | None:
+def check(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> str | None:
     key = (id(game), id(state), move.pieces, move.energy)
     if key in _VERDICTS:
         return _VERDICTS[key]
@@ -184,7 +193,7 @@ def check(game, state, move) -> str | None:
     return simulate(game, state, move)[0]
 
 
-def _finished(game, state) -> bool:
+def _finished(game: Netzwerk, state: NetzwerkState) -> bool:
     for p in (0, 1):
         mine = [game.board.label(v) for v in state.pieces[p]]
         if mine and not state.pieces[1 - p]:
@@ -195,7 +204,7 @@ def _finished(game, state) -> bool:
     return False
 
 
-def candidates(game, state):
+def candidates(game: Netzwerk, state: NetzwerkState) -> Iterator[NetTurn]:
     """Every legal turn reachable step by step (orderings that revisit a reached situation are
     cut), and every single illegal step added to the start of each phase (see the module text)."""
     lab, node = game.board.label, game.board.node
@@ -207,7 +216,7 @@ def candidates(game, state):
 
     _VERDICTS.clear()
 
-    def turn_of(pieces, energy):
+    def turn_of(pieces: list[NetStep], energy: list[NetStep]) -> NetTurn:
         turn = NetTurn(tuple(pieces), tuple(energy))
         reason, key = simulate(game, state, turn)
         if finished:
@@ -215,9 +224,10 @@ def candidates(game, state):
         _VERDICTS[(id(game), id(state), turn.pieces, turn.energy)] = reason
         return NetTurn(turn.pieces, turn.energy, key) if reason is None else turn
 
-    seen_pieces: set = set()
+    seen_pieces: set[tuple[frozenset[tuple[str, int]], frozenset[str], tuple[tuple[str, int], ...]]] = set()
 
-    def piece_sequences(prefix, owner, moved, costs=()):
+    def piece_sequences(prefix: list[NetStep], owner: Owners, moved: frozenset[str],
+                        costs: tuple[tuple[str, int], ...] = ()) -> Iterator[tuple[list[NetStep], bool]]:
         yield prefix, True
         for src in sorted(f for f, p in owner.items() if p == me and f not in moved):
             for dst in fields:
@@ -227,7 +237,8 @@ def candidates(game, state):
                 if simulate(game, state, NetTurn(tuple(seq), ()), phase_a_only=True)[0] is None:
                     after = {f: p for f, p in owner.items() if f != src}
                     after[dst] = me
-                    cost = _piece_step(game, owner, me, src, dst, start_energy)[0]
+                    step = _piece_step(game, owner, me, src, dst, start_energy)
+                    cost = step[0] if isinstance(step, tuple) else 0  # a legal step: always its cost
                     spent = tuple(sorted(costs + ((src, cost),)))
                     situation = (frozenset(after.items()), frozenset(moved | {dst}), spent)
                     if situation not in seen_pieces:
@@ -236,7 +247,8 @@ def candidates(game, state):
                 elif not prefix:
                     yield seq, False
 
-    def energy_sequences(pieces, prefix, energy, arrived, seen):
+    def energy_sequences(pieces: list[NetStep], prefix: list[NetStep], energy: set[str], arrived: set[str],
+                         seen: set[tuple[frozenset[str], frozenset[str], frozenset[str]]]) -> Iterator[list[NetStep]]:
         yield prefix
         for src in sorted(energy - arrived):
             for dst in points:
@@ -263,7 +275,7 @@ def candidates(game, state):
             yield turn_of(pieces, energy)
 
 
-def apply(game, state, move) -> NetzwerkState:
+def apply(game: Netzwerk, state: NetzwerkState, move: NetTurn) -> NetzwerkState:
     """The position after a legal turn: its piece steps in order (a piece ending on an opponent
     piece removes it), then its energy steps (a stone leaves its point for the other one)."""
     me = state.to_move
@@ -282,7 +294,7 @@ def apply(game, state, move) -> NetzwerkState:
     return NetzwerkState(pieces=(pieces[0], pieces[1]), energy=frozenset(energy), to_move=1 - me, ply=state.ply + 1)
 
 
-def outcome(game, state):
+def outcome(game: Netzwerk, state: NetzwerkState) -> int | None:
     """RULES.md §7's end, checked after every complete turn: a player wins who has at least half
     of their remaining pieces on the opponent's home row, or who has captured every opposing
     piece; when both qualify, the player who just moved. ``None`` while the game goes on."""

@@ -8,16 +8,19 @@ actions of a turn one after another, as RULES.md lists them.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Callable, Sequence
 
-from powertwo.rules.power_of_two import STONES, PowerState, Turn
+from powertwo.boards import Board, NodeId
+from powertwo.rules.power_of_two import STONES, PowerOfTwo, PowerState, Turn
 
 SAMPLE_POSITIONS = 240
 
 
-_PAIRS: dict[int, tuple] = {}
+Pair = tuple[NodeId, NodeId]
+_PAIRS: dict[int, tuple[Board, set[Pair], dict[NodeId, list[NodeId]]]] = {}
 
 
-def _segments(board) -> set:
+def _segments(board: Board) -> set[Pair]:
     """Pairs of nodes consecutive on some line (both orders), computed once per board."""
     known = _PAIRS.get(id(board))
     if known is None or known[0] is not board:
@@ -28,17 +31,18 @@ def _segments(board) -> set:
     return known[1]
 
 
-def _adjacent(board, a, b) -> bool:
+def _adjacent(board: Board, a: NodeId, b: NodeId) -> bool:
     """Consecutive on some line."""
     return (a, b) in _segments(board)
 
 
-def _neighbours(board, v):
+def _neighbours(board: Board, v: NodeId) -> list[NodeId]:
     _segments(board)
     return _PAIRS[id(board)][2][v]
 
 
-def _assign(slots, allowed, used=()):
+def _assign(slots: Sequence[NodeId], allowed: Callable[[NodeId], list[NodeId]],
+            used: tuple[NodeId, ...] = ()) -> bool:
     """Can every slot get its own item? ``allowed(slot)`` lists its items (brute force)."""
     if not slots:
         return True
@@ -46,19 +50,20 @@ def _assign(slots, allowed, used=()):
     return any(_assign(rest, allowed, used + (item,)) for item in allowed(first) if item not in used)
 
 
-def _doorway_situation(game, state, move):
+def _doorway_situation(game: PowerOfTwo, state: PowerState,
+                       move: Turn) -> tuple[set[NodeId], list[NodeId], dict[NodeId, list[NodeId]]]:
     """After the slide: the occupied nodes, the doorway ends, each doorway's free third corners."""
     board = game.board
     occupied = (set(state.light) | set(state.dark)) - {move.frm} | {move.to}
     ends = [n for n in _neighbours(board, move.to) if n in occupied]
-    corners = {}
+    corners: dict[NodeId, list[NodeId]] = {}
     for e in ends:
         corners[e] = [c for c in _neighbours(board, move.to)
                       if c not in occupied and c != e and _adjacent(board, c, e)]
     return occupied, ends, corners
 
 
-def candidates(game, state):
+def candidates(game: PowerOfTwo, state: PowerState) -> list[Turn]:
     """Every slide of an own stone to any node on a line through it, with every set of free
     neighbours of the destination whose size is within one of the number the rule asks for."""
     board = game.board
@@ -79,7 +84,7 @@ def candidates(game, state):
     return out
 
 
-def check(game, state, move) -> str | None:
+def check(game: PowerOfTwo, state: PowerState, move: Turn) -> str | None:
     board = game.board
     me = state.to_move
     mine = state.light if me == 0 else state.dark
@@ -118,7 +123,7 @@ def check(game, state, move) -> str | None:
     return None
 
 
-def apply(game, state, move) -> PowerState:
+def apply(game: PowerOfTwo, state: PowerState, move: Turn) -> PowerState:
     """The position after a legal ``move``: RULES.md §2 actions 1-5 in order."""
     board = game.board
     me = state.to_move
@@ -152,7 +157,7 @@ def apply(game, state, move) -> PowerState:
     return PowerState(light, dark, frozenset(aged), 1 - me, state.ply + 1)
 
 
-def outcome(game, state):
+def outcome(game: PowerOfTwo, state: PowerState) -> int | None:
     """RULES.md §2's end: the player who just completed a turn with all 16 stones on the board
     wins; otherwise a player to move without a legal move loses. ``None`` while the game goes on."""
     last = 1 - state.to_move

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from powertwo.rules.thats_my_line import PASS, Pass, Place, ThatsMyLineState
+from powertwo.boards import NodeId
+from powertwo.rules.thats_my_line import PASS, Pass, Place, ThatsMyLine, ThatsMyLineMove, ThatsMyLineState
 
 
-def _supply_left(game, state, player) -> bool:
+def _supply_left(game: ThatsMyLine, state: ThatsMyLineState, player: int) -> bool:
     stones = state.light if player == 0 else state.dark
     return game.supply is None or len(stones) < game.supply
 
 
-def _may_place(game, state, player, node) -> bool:
+def _may_place(game: ThatsMyLine, state: ThatsMyLineState, player: int, node: NodeId) -> bool:
     """A free node that lies on no line holding an opponent stone, and a stone left to place."""
     if node in state.light or node in state.dark:
         return False
@@ -23,16 +24,16 @@ def _may_place(game, state, player, node) -> bool:
     return True
 
 
-def _can_place(game, state, player) -> bool:
+def _can_place(game: ThatsMyLine, state: ThatsMyLineState, player: int) -> bool:
     return any(_may_place(game, state, player, v) for v in game.board.nodes)
 
 
-def candidates(game, state):
+def candidates(game: ThatsMyLine, state: ThatsMyLineState) -> list[ThatsMyLineMove]:
     """Every node, and the pass."""
     return [Place(v) for v in game.board.nodes] + [PASS]
 
 
-def check(game, state, move) -> str | None:
+def check(game: ThatsMyLine, state: ThatsMyLineState, move: ThatsMyLineMove) -> str | None:
     me = state.to_move
     if not _can_place(game, state, 0) and not _can_place(game, state, 1):
         return "the game is over"
@@ -44,7 +45,7 @@ def check(game, state, move) -> str | None:
 SAMPLE_POSITIONS = 400  # seeded random positions the conformance test checks against this module
 
 
-def apply(game, state, move) -> ThatsMyLineState:
+def apply(game: ThatsMyLine, state: ThatsMyLineState, move: ThatsMyLineMove) -> ThatsMyLineState:
     """The position after a legal ``move``: a pass changes only the turn; a placement adds the
     mover's stone and makes the mover the last placer (equal counts go to them)."""
     me = state.to_move
@@ -55,7 +56,7 @@ def apply(game, state, move) -> ThatsMyLineState:
     return ThatsMyLineState(frozenset(light), frozenset(dark), 1 - me, state.ply + 1, me)
 
 
-def outcome(game, state):
+def outcome(game: ThatsMyLine, state: ThatsMyLineState) -> int | str | None:
     """RULES.md §4's end: when neither can place, more stones placed wins; on equal counts the
     player who placed last (nobody placed: a draw). ``None`` while a player can place."""
     from . import DRAW

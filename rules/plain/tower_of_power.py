@@ -7,24 +7,27 @@ coordinates read from the square names, without the board's rays.
 
 from __future__ import annotations
 
-from powertwo.rules.tower_of_power import Step, TowerMove, TowerOfPowerState
+from typing import Iterator
+
+from powertwo.boards import NodeId
+from powertwo.rules.tower_of_power import Stack, Step, TowerMove, TowerOfPower, TowerOfPowerMove, TowerOfPowerState
 
 
-def _xy(game, node) -> tuple[int, int]:
+def _xy(game: TowerOfPower, node: NodeId) -> tuple[int, int]:
     label = game.board.label(node)
     return ord(label[0]) - ord("a"), int(label[1:])
 
 
-def _square_at(game) -> dict[tuple[int, int], int]:
+def _square_at(game: TowerOfPower) -> dict[tuple[int, int], int]:
     return {_xy(game, v): v for v in game.board.nodes}
 
 
-def _controls(state, node) -> bool:
+def _controls(state: TowerOfPowerState, node: NodeId) -> bool:
     stack = state.stacks[node - 1]
     return bool(stack) and stack[-1] == state.to_move
 
 
-def candidates(game, state):
+def candidates(game: TowerOfPower, state: TowerOfPowerState) -> Iterator[TowerOfPowerMove]:
     at = _square_at(game)
     own = [v for v in game.board.nodes if _controls(state, v)]
     for start in own:
@@ -42,7 +45,7 @@ def candidates(game, state):
                 yield Step(src, dst)
 
 
-def check(game, state, move) -> str | None:
+def check(game: TowerOfPower, state: TowerOfPowerState, move: TowerOfPowerMove) -> str | None:
     if state.history.count((state.stacks, state.to_move)) + 1 >= 3:
         return "the game is over (repetition)"
     limit = game.options["move_limit"]
@@ -87,14 +90,14 @@ def check(game, state, move) -> str | None:
     return None
 
 
-def _place(stack: tuple, player: int) -> tuple:
+def _place(stack: Stack, player: int) -> Stack:
     """A stone of ``player`` put on a square: on an opponent-controlled square it captures the top stone."""
     if stack and stack[-1] != player:
         stack = stack[:-1]
     return stack + (player,)
 
 
-def apply(game, state, move) -> TowerOfPowerState:
+def apply(game: TowerOfPower, state: TowerOfPowerState, move: TowerOfPowerMove) -> TowerOfPowerState:
     """The position after a legal ``move``, as RULES.md §6 tells it: lift the top stones of the
     k-1 run squares onto the base, then sow k-1 stones from the base's top one per square."""
     at = _square_at(game)
@@ -122,7 +125,7 @@ def apply(game, state, move) -> TowerOfPowerState:
                              history=state.history + ((state.stacks, state.to_move),))
 
 
-def outcome(game, state):
+def outcome(game: TowerOfPower, state: TowerOfPowerState) -> int | str | None:
     """RULES.md §6's end: a player with no legal move on their turn loses; otherwise the third
     occurrence of a position (the same stacks, the same player to move) or the move limit draws.
     ``None`` while the game goes on."""

@@ -22,7 +22,8 @@ from .options import BY, ENGINES, CensusOptions, Progress, no_progress
 from .reference import plain_levels, plain_moves_levels, stopped_after
 from .reference import up_to_symmetry as plain_up_to_symmetry
 from .store import is_solvable, save_moves_table, save_solvable, solvable_set
-from .tables import CensusError, CensusTables, census_tables, move_tables, nodes_in, position_of
+from ..bitsets import mask_of as position_of, nodes_of as nodes_in
+from .tables import CensusError, CensusTables, census_tables, move_tables
 
 
 def run_census(board: Board, start: Iterable[NodeId], options: CensusOptions | None = None,

@@ -33,7 +33,8 @@ from .options import default_memory
 from .reference import plain_moves
 from .sortmerge import difference, member_of
 from .store import MovesTable, moves_table, read_moves_table, table_name
-from .tables import CensusError, CensusTables, MoveTables, census_tables, move_tables, position_of
+from ..bitsets import mask_of as position_of
+from .tables import CensusError, CensusTables, MoveTables, census_tables, move_tables
 
 SEARCH_LIMIT = 50_000_000
 """Positions the forward half may hold before it gives up (about 400 MiB of keys)."""

@@ -18,7 +18,8 @@ import numpy as np
 from powertwo.boards import Board, NodeId
 from powertwo.boards.outfile import atomic_path
 
-from .tables import CensusError, CensusTables, census_tables, position_of
+from ..bitsets import mask_of as position_of
+from .tables import CensusError, CensusTables, census_tables
 
 STORE_ENV = "POWERTWO_CENSUS"
 """The folder of stored sets when none is given (default ``~/.cache/powertwo/census``)."""

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted
 
 from .. import kernels
-from ..fields import SolutionError, choice_field, counted, int_field, known_fields, require
+from ..fields import SolutionError, choice_field, int_field, known_fields, require
 from ..registry import CheckReport
 from ..schemas import FREE_TEXT_PROOF
 from .backends import KERNEL, forward_answer
@@ -30,7 +31,7 @@ from ..status import FEASIBLE, INFEASIBLE, OPTIMAL, STATUSES, UNKNOWN, Status
 
 
 # ---------------------------------------------------------------------------- forward
-def check_forward(data: Mapping, board: Board) -> CheckReport:
+def check_forward(data: Mapping[str, Any], board: Board) -> CheckReport:
     where = FORWARD
     known_fields(data, FORWARD_FIELDS, where)
     corner = node_field(data, "corner", where, board)
@@ -54,7 +55,8 @@ def check_forward(data: Mapping, board: Board) -> CheckReport:
     return CheckReport(tuple(faults), tuple(notes))
 
 
-def require_valid(check: Callable[[Mapping, Board], CheckReport], puzzle: str, data: Mapping, board: Board) -> None:
+def require_valid(check: Callable[[Mapping[str, Any], Board], CheckReport], puzzle: str, data: Mapping[str, Any],
+                  board: Board) -> None:
     """Refuses (a :class:`SolutionError`) to go on with an answer its checker finds faults in."""
     report = check(data, board)
     if not report.valid:
@@ -77,7 +79,7 @@ class _Claims:
     target: NodeId | None
 
     @classmethod
-    def read(cls, data: Mapping, board: Board) -> _Claims:
+    def read(cls, data: Mapping[str, Any], board: Board) -> _Claims:
         where = REVERSE
         known_fields(data, REVERSE_FIELDS, where)
         start = read_position(require(data, "position", list, where), board)
@@ -94,7 +96,7 @@ class _Claims:
         return None if self.target is None else [self.target]
 
 
-def _proof(data: Mapping) -> Proof | None:
+def _proof(data: Mapping[str, Any]) -> Proof | None:
     """The ``proof`` field: ``{"kind", "bound", "engine"}`` or null (an earlier version's free text
     is refused: nothing can check it)."""
     where = REVERSE
@@ -114,7 +116,7 @@ def _proof(data: Mapping) -> Proof | None:
 
 
 # ---------------------------------------------------------------------------- reverse: the checks
-def check_reverse(data: Mapping, board: Board, *, reprove: bool = True) -> CheckReport:
+def check_reverse(data: Mapping[str, Any], board: Board, *, reprove: bool = True) -> CheckReport:
     """Replays every move, holds the status, objective, bound and proof to each other, then checks
     the proof: recomputed (``admissible bound``, ``position classes and pagodas``) or, with
     ``reprove``, re-proved by the checker's own search (the kernel, or the Python engine on boards
@@ -185,7 +187,7 @@ def _proof_faults(claims: _Claims) -> list[str]:
     return []
 
 
-def _seed_fault(data: Mapping, start: Sequence[NodeId], board: Board) -> str:
+def _seed_fault(data: Mapping[str, Any], start: Sequence[NodeId], board: Board) -> str:
     """A benchmark file's ``seed`` and ``chain_steps``: the seeded forward answer is found again and
     must end on ``position`` with that many chain steps ("" when they agree or are absent)."""
     if "seed" not in data:

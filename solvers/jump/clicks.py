@@ -16,7 +16,7 @@ jump away from it: a forward click is never ambiguous.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from powertwo.boards import Board, NodeId
 
@@ -194,11 +194,4 @@ def _reverse_reason(board: Board, state: JumpClicks, node: NodeId) -> str:
     return f"{v}: the node is empty; click a stone to start a move"
 
 
-def chains_of(raw: Any) -> list[Mapping]:
-    """The ``chains`` field of a request as solution-file entries (checked by :func:`replay`)."""
-    if not isinstance(raw, list):
-        raise SolutionError("field 'chains' must be a list of steps or moves")
-    return raw
-
-
-__all__ = ["IllegalClick", "JumpClicks", "replay", "click", "undo", "entries", "chains_of"]
+__all__ = ["IllegalClick", "JumpClicks", "replay", "click", "undo", "entries"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, get_args
+from typing import Iterable, Literal, Mapping, get_args
 
-from powertwo.boards import Board, BoardError, NodeId
+from powertwo.boards import Board, NodeError, NodeId, read_node
 
 from ..fields import SolutionError
 from ..registry import read_json_file
@@ -22,25 +22,23 @@ Backend = Literal["search", "sat", "census-table"]
 BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 
-def node_in(board: Board, raw: Any, where: str) -> NodeId:
+def node_in(board: Board, raw: object, where: str) -> NodeId:
     """A node given by its id or its label (``60`` or ``"a13"``); a :class:`SolutionError` naming
     ``where`` otherwise."""
-    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
-        raise SolutionError(f"{where}: {str(raw)[:40]!r} is not a node (an id or a label)")
     try:
-        return board.node(raw)
-    except BoardError:
-        raise SolutionError(f"{where}: node {str(raw)[:40]} does not exist on board {board.name}") from None
+        return read_node(board, raw, where)
+    except NodeError as exc:
+        if exc.malformed:
+            raise SolutionError(f"{where}: {exc.shown!r} is not a node (an id or a label)") from None
+        raise SolutionError(f"{where}: node {exc.shown} does not exist on board {board.name}") from None
 
 
-def option_node(board: Board, raw: Any, flag: str) -> NodeId:
+def option_node(board: Board, raw: object, flag: str) -> NodeId:
     """``--corner`` or ``--target``: a node id or label of ``board``."""
-    if isinstance(raw, (int, str)) and not isinstance(raw, bool):
-        try:
-            return board.node(raw)
-        except BoardError:
-            pass
-    raise SolutionError(f"{flag} {str(raw)[:40]}: node does not exist on board {board.name}")
+    try:
+        return read_node(board, raw, flag)
+    except NodeError as exc:
+        raise SolutionError(f"{flag} {exc.shown}: node does not exist on board {board.name}") from None
 
 
 def labels(board: Board, nodes: Iterable[NodeId]) -> str:
@@ -48,19 +46,19 @@ def labels(board: Board, nodes: Iterable[NodeId]) -> str:
     return ", ".join(board.label(v) for v in nodes)
 
 
-def corner_of(board: Board, corner: Any) -> NodeId:
+def corner_of(board: Board, corner: object) -> NodeId:
     """The jumper's start: ``corner`` checked, or the default corner of ``board`` (from geometry)."""
     if corner is None:
         unjumpable = nodes_of(JumpTables(board, symmetry=False).unjumpable)
         if not unjumpable:
             raise SolutionError(
                 f"board {board.name} has no corner (a node that is the middle of no jump); give --corner")
-        corner = board.outer_corners[0]  # the bottom-left outer corner (60 on the reconstruction)
-        return corner if corner in unjumpable else unjumpable[0]
+        outer = board.outer_corners[0]  # the bottom-left outer corner (60 on the reconstruction)
+        return outer if outer in unjumpable else unjumpable[0]
     return option_node(board, corner, "--corner")
 
 
-def backend_of(backend: Any) -> Backend:
+def backend_of(backend: object) -> Backend:
     """``--backend``: ``search`` (the default), ``sat`` or ``census-table`` (a stored census by moves)."""
     value = "search" if backend is None else backend
     for known in BACKENDS:
@@ -69,7 +67,7 @@ def backend_of(backend: Any) -> Backend:
     raise SolutionError(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
 
 
-def read_position(source: Any, board: Board) -> list[NodeId]:
+def read_position(source: object, board: Board) -> list[NodeId]:
     """A start position: a FILE (JSON with 'position' or 'final_position', or a plain list of
     nodes), or a list of nodes; a node by its id or its label."""
     where = "position"
@@ -94,7 +92,7 @@ def read_position(source: Any, board: Board) -> list[NodeId]:
     return sorted(out)
 
 
-def targets_of(board: Board, target: Any) -> tuple[NodeId, ...] | None:
+def targets_of(board: Board, target: object) -> tuple[NodeId, ...] | None:
     """``--target NODE`` (the last stone must stand on it), or in the library a list of such nodes
     (the last stone on any of them); None: any node."""
     if target is None:
@@ -104,7 +102,7 @@ def targets_of(board: Board, target: Any) -> tuple[NodeId, ...] | None:
     return (option_node(board, target, "--target"),)
 
 
-def positive(value: Any, default: int, flag: str, unit: str) -> int:
+def positive(value: object, default: int, flag: str, unit: str) -> int:
     """An option that counts something (``--memory`` MiB, ``--workers`` threads): ``default`` when
     not given, else a positive whole number."""
     value = default if value is None else value
@@ -113,10 +111,11 @@ def positive(value: Any, default: int, flag: str, unit: str) -> int:
     return value
 
 
-def time_limit_of(time_limit: Any) -> float | None:
+def time_limit_of(time_limit: object) -> float | None:
     """``--time-limit``: a positive number of seconds, or None."""
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or time_limit <= 0):
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or time_limit <= 0:
         raise SolutionError(f"--time-limit {time_limit}: must be a positive number of seconds")
     return time_limit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from powertwo.boards import Board, NodeId
+from powertwo.boards import Board, NodeError, NodeId, read_node
 
 from ..fields import SolutionError, require
 from .options import node_in
@@ -28,10 +28,15 @@ def parse_chains(raw: list, start_key: str, noun: str, where: str, board: Board)
 def _landings(raw: Any, where: str, board: Board) -> list[NodeId]:
     if not isinstance(raw, list):
         raise SolutionError(f"{where}: field 'jumps' must be a list of landing nodes")
+    landings = []
     for v in raw:
-        if isinstance(v, bool) or not isinstance(v, (int, str)):
-            raise SolutionError(f"{where}: field 'jumps': {str(v)[:40]!r} is not a node (an id or a label)")
-    return [node_in(board, v, where) for v in raw]
+        try:
+            landings.append(read_node(board, v, where))
+        except NodeError as exc:
+            why = (f"field 'jumps': {exc.shown!r} is not a node (an id or a label)" if exc.malformed
+                   else f"node {exc.shown} does not exist on board {board.name}")
+            raise SolutionError(f"{where}: {why}") from None
+    return landings
 
 
 def node_field(entry: Mapping, key: str, where: str, board: Board) -> NodeId:

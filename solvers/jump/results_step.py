@@ -14,8 +14,9 @@ from typing import Any, Callable
 
 from powertwo.boards import Board
 from powertwo.boards.outfile import write_text
+from powertwo.boards.words import counted
 
-from ..fields import board_fields, counted
+from ..fields import board_fields
 from ..registry import Progress, ResultRow, SolutionError
 from .backends import forward_answer, reverse_answer
 from .drawing import diagram_forward, diagram_reverse

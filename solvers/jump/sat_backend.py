@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Literal, Sequence
 
 from powertwo.boards import Board, NodeId
+from powertwo.boards.words import counted
 
-from ..fields import counted
 from ..registry import Progress
 from ..satcall import Budget, sat_call
 from .engine import ReverseSearch

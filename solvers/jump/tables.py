@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from fractions import Fraction
 
 from powertwo.boards import Board, NodeId
 
@@ -190,8 +191,6 @@ class JumpTables:
 def english_board() -> Board:
     """The English 33-hole peg solitaire board (orthogonal lines only), built from its
     segments: rows and columns of the plus shape; node ids in reading order."""
-    from fractions import Fraction
-
     from powertwo.boards import from_segments
 
     segs = []
@@ -203,7 +202,7 @@ def english_board() -> Board:
 
 
 def node_at(board: Board, x: int, y: int) -> NodeId:
-    return next(v for v in board.nodes if board.coord(v) == (x, y))
+    return next(v for v in board.nodes if board.coord(v) == (Fraction(x), Fraction(y)))
 
 
 def random_solvable(board: Board, last: NodeId, stones: int, seed: int) -> list[NodeId]:

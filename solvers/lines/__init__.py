@@ -53,7 +53,8 @@ __all__ = [
 
 def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", time_limit: float | None = None,
           all_solutions: bool = False, strict: bool = False, symmetry: bool = True, proof: str | None = None,
-          stones: Any = None, at_most: bool = False, table: bool = False, progress: Progress = no_progress) -> dict:
+          stones: Any = None, at_most: bool = False, table: bool = False,
+          progress: Progress = no_progress) -> dict[str, Any]:
     """Solve a line puzzle: the solution file's object (see :mod:`.files`). A time limit or
     Ctrl-C ends the search with the best answer so far (status ``feasible``, with its bound).
     ``table`` solves Two by Two for every stone count instead (:mod:`.table`; ``time_limit`` is
@@ -95,7 +96,7 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
 
 
 def _solve_hook(name: str) -> Callable[..., dict]:
-    def hook(board: Board, **options: Any) -> dict:
+    def hook(board: Board, **options: Any) -> dict[str, Any]:
         return solve(board, name, **options)
 
     hook.__doc__ = f"Solve {name} (see :func:`solve`)."

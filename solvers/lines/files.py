@@ -99,7 +99,7 @@ def answer_fields(answers: Answers) -> dict[str, Any]:
     return out
 
 
-def dumps(data: Mapping) -> str:
+def dumps(data: Mapping[str, Any]) -> str:
     """JSON with one indent level per object, lists of node ids kept on one line."""
     text = json.dumps(data, indent=1)
     return re.sub(r"\[\s+([-\d,\s]+?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text) + "\n"
@@ -109,7 +109,7 @@ STONES_RULES = ("exactly", "at most")
 """How a Two by Two file reads its stone count (field ``stones_rule``)."""
 
 
-def file_variant(data: Mapping) -> Variant:
+def file_variant(data: Mapping[str, Any]) -> Variant:
     """The variant a solution file names (fields ``puzzle``, ``strict`` and, for Two by Two,
     ``stones_rule``, or its inferred reading)."""
     puzzle = require(data, "puzzle", str, "solution")
@@ -124,7 +124,7 @@ def file_variant(data: Mapping) -> Variant:
     return variant(puzzle, strict, at_most=rule == "at most")
 
 
-def inferred_stones_rule(data: Mapping) -> str:
+def inferred_stones_rule(data: Mapping[str, Any]) -> str:
     """The reading of a Two by Two file without ``stones_rule``: one made before RULES.md placed
     all the stones, or by hand. It places fewer stones than its count (``stone_limit``, default
     32) only under the earlier reading, so it is read as ``"at most"``; otherwise as ``"exactly"``
@@ -149,7 +149,7 @@ def fault_kind(var: Variant, held: int) -> str | None:
     return "too few" if held < least else "too many"
 
 
-def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: str = "") -> dict:
+def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: str = "") -> dict[str, Any]:
     """Keyword arguments of ``draw_on`` for one answer: its stones, the lines that satisfy the
     puzzle highlighted, and every line that breaks it marked by its fault (the file is not
     trusted: both are recomputed from the stones)."""
@@ -172,7 +172,7 @@ def diagram_spec(var: Variant, board: Board, stones: Sequence[NodeId], status: s
                        "none": "grey dotted line: no stone, the rule wants one"}}
 
 
-def diagram(data: Mapping, board: Board, *, names: str | None = "labels", all_answers: bool = False) -> Any:
+def diagram(data: Mapping[str, Any], board: Board, *, names: str | None = "labels", all_answers: bool = False) -> Any:
     """The answer (or, with ``all_answers``, every optimal answer the file lists) with the lines
     that satisfy the puzzle highlighted and the faulty lines marked; every node's name written
     beside it (``names``: ``"labels"``, ``"ids"``, or None for none)."""

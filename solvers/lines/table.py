@@ -154,7 +154,7 @@ def count_table(board: Board, var: Variant, *, time_limit: float | None = None, 
 
 
 # ---------------------------------------------------------------------------- checking a table file
-def table_variant(data: Mapping) -> Variant:
+def table_variant(data: Mapping[str, Any]) -> Variant:
     from .variants import variant
 
     where = "two-by-two table"
@@ -165,7 +165,7 @@ def table_variant(data: Mapping) -> Variant:
     return variant("two-by-two", strict, at_most=rule != "exactly")
 
 
-def check_table(data: Mapping, board: Board) -> CheckReport:
+def check_table(data: Mapping[str, Any], board: Board) -> CheckReport:
     """Check a table file: every row's answer recomputed (its stone count and lines with two), and
     every claimed status and bound against the checker's own solve of that count with the file's
     work limit (deterministic, so a proven row is proven again)."""
@@ -230,7 +230,7 @@ def _row_faults(board: Board, var: Variant, raw: Any, k: int, work: float) -> li
 
 
 # ---------------------------------------------------------------------------- the plot
-def table_figure(data: Mapping, board: Board) -> Any:
+def table_figure(data: Mapping[str, Any], board: Board) -> Any:
     """The optimum against the stone count: the exact counts (proven points filled, a bound drawn
     as a bar up to it), the at-most reading (the best count up to N), and the booklet's 21."""
     from powertwo.boards import draw  # noqa: F401  (matplotlib set up for reproducible files)

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from powertwo.rules import Game
+from powertwo.rules import AnyGame
 
 WIN = 1_000_000.0
 """The score of a won game (less the plies to the win), far beyond any evaluation."""
@@ -58,7 +58,7 @@ class _OutOfBudget(Exception):
 
 
 class _AlphaBeta:
-    def __init__(self, game: Game, evaluate: Callable[[Any, Any, int], float],
+    def __init__(self, game: AnyGame, evaluate: Callable[[Any, Any, int], float],
                  moves: Callable[[Any, Any], list], deadline: float | None = None, limit: int | None = None,
                  stop: Callable[[], bool] | None = None):
         self.game, self.evaluate, self.moves = game, evaluate, moves
@@ -100,7 +100,7 @@ class _AlphaBeta:
         return best
 
 
-def deepen(game: Game, state: Any, evaluate: Callable[[Any, Any, int], float], moves: Callable[[Any, Any], list],
+def deepen(game: AnyGame, state: Any, evaluate: Callable[[Any, Any, int], float], moves: Callable[[Any, Any], list],
            deadline: float | None, positions: int | None, rng: random.Random | None = None,
            stop: Callable[[], bool] | None = None) -> Deepened:
     """The move of an iteratively deepened alpha-beta search of ``state`` for its mover, until

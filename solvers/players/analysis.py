@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from powertwo.rules import Game
+from powertwo.rules import AnyGame
 from powertwo.solvers import kernels
 from powertwo.solvers.players.evaluations import evaluation_for
 from powertwo.solvers.players.mcts import SearchResult, choose_move
@@ -46,7 +46,7 @@ class Analysis:
     proof: Proof | None
 
 
-def prove(game: Game, state: Any, seconds: float, stop: Callable[[], bool] | None = None) -> Proof | None:
+def prove(game: AnyGame, state: Any, seconds: float, stop: Callable[[], bool] | None = None) -> Proof | None:
     """Who wins ``state`` with best play, and a winning move for the mover when the mover wins, as
     proved within ``seconds`` (or until ``stop()``): a finished game's result, else the game's own
     exact search where it has one (That's My Line's endgame: milliseconds near the end, its table
@@ -67,7 +67,7 @@ def prove(game: Game, state: Any, seconds: float, stop: Callable[[], bool] | Non
     return solver_proof(game, state, min(began + seconds - time.perf_counter(), PROOF_SECONDS))
 
 
-def solver_proof(game: Game, state: Any, seconds: float) -> Proof | None:
+def solver_proof(game: AnyGame, state: Any, seconds: float) -> Proof | None:
     """What :func:`powertwo.solvers.prove.prove` proves within ``seconds`` (None: unknown). Its
     compiled producer only once its kernel is ready (:mod:`powertwo.solvers.kernels`), else df-pn;
     positions merged by the board's symmetries once they are known in this process (the warm-up of
@@ -91,7 +91,7 @@ def solver_proof(game: Game, state: Any, seconds: float) -> Proof | None:
                  "the compiled proof search" if compiled else "the df-pn proof search")
 
 
-def analyse(game: Game, state: Any, seconds: float, seed: int = 0,
+def analyse(game: AnyGame, state: Any, seconds: float, seed: int = 0,
             stop: Callable[[], bool] | None = None) -> Analysis:
     """The evaluation, the best move found in ``seconds`` of search, and a proof sought in as long."""
     proof = prove(game, state, seconds, stop)
@@ -106,7 +106,7 @@ def analyse(game: Game, state: Any, seconds: float, seed: int = 0,
     return Analysis(evaluation, best, proof)
 
 
-def line_proofs(game: Game, states: Sequence[Any], seconds: float,
+def line_proofs(game: AnyGame, states: Sequence[Any], seconds: float,
                 stop: Callable[[], bool] | None = None) -> list[Proof | None]:
     """What :func:`prove` proves about each position of a game, from the last one backwards (so an
     exact search's table, filled by the later positions, serves the earlier ones), within

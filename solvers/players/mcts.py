@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from powertwo.rules import Game, RulesError
+from powertwo.rules import AnyGame, RulesError
 from powertwo.solvers import kernels
 from powertwo.solvers.players.alphabeta import deepen
 from powertwo.solvers.players.evaluations import Evaluation, evaluation_for
@@ -141,7 +141,7 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
-def moves_of(game: Game, state: Any) -> list:
+def moves_of(game: AnyGame, state: Any) -> list:
     """The moves the player considers: the evaluation's candidates where it has them, else the legal
     moves, or the first :data:`WIDE_LIMIT` where the game refuses to list them all."""
     ev = evaluation_for(game.name)
@@ -153,7 +153,7 @@ def moves_of(game: Game, state: Any) -> list:
         return game.moves(state).first(WIDE_LIMIT)
 
 
-def random_move(game: Game, state: Any, rng: random.Random) -> Any:
+def random_move(game: AnyGame, state: Any, rng: random.Random) -> Any:
     """A random move: the evaluation's draw where it has one, else one drawn uniformly from
     :func:`moves_of` (``None`` when there is none)."""
     ev = evaluation_for(game.name)
@@ -170,10 +170,10 @@ def seconds_for(level: str) -> float:
     return LEVELS[level]
 
 
-def choose_move(game: Game, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
+def choose_move(game: AnyGame, state: Any, *, seconds: float = 1.0, playouts: int | None = None,
                 seed: int = 0, plies: int | None = None, level: str | None = None,
                 stop_early: bool = True, stop: Callable[[], bool] | None = None,
-                prover: Callable[[Game, Any, float], Any] | None = None) -> SearchResult:
+                prover: Callable[[AnyGame, Any, float], Any] | None = None) -> SearchResult:
     """The move the search prefers for the player to move in ``state``. Stops after ``playouts``
     playouts when given, otherwise after ``seconds`` (or the seconds of ``level``), at least one
     playout either way, and earlier when the choice is decided (``stop_early``): a proven result at
@@ -276,7 +276,7 @@ def _final_choice(root: _Node) -> _Node:
 class _Search:
     """One search's game, random source, deadline, evaluation and the caller's stop."""
 
-    def __init__(self, game: Game, rng: random.Random, deadline: float | None, plies: int | None,
+    def __init__(self, game: AnyGame, rng: random.Random, deadline: float | None, plies: int | None,
                  stop: Callable[[], bool] | None = None):
         self.game, self.rng, self.deadline = game, rng, deadline
         self.ev: Evaluation | None = evaluation_for(game.name)

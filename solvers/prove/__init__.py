@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from powertwo.rules import Game
+from powertwo.rules import AnyGame
 
 from ..registry import Progress, no_progress
 from .dfpn import ENTRY_BYTES, INF, ProveError, Search, SearchStopped
@@ -59,7 +59,7 @@ ENGINES = ("auto", "df-pn", "compiled")
 df-pn; ``df-pn`` and ``compiled`` ask for one."""
 
 
-def prove(game: Game, state: Any, *, limits: Limits = NO_LIMITS, symmetry: bool = True,
+def prove(game: AnyGame, state: Any, *, limits: Limits = NO_LIMITS, symmetry: bool = True,
           progress: Progress = no_progress, board_name: str | None = None, engine: str = "auto") -> ProofResult:
     """Who wins ``state`` of ``game`` (see the module text). ``board_name`` is how the certificate
     names the board (default its name); ``engine`` one of :data:`ENGINES`."""
@@ -142,7 +142,7 @@ def _report(attempts: dict[int, _Attempt], clock: _Clock, progress: Progress) ->
     progress(f"{expanded:,} positions expanded, {entries:,} in the tables, {now - clock.began:.0f} s")
 
 
-def _result(game: Game, state: Any, attempts: dict[int, _Attempt], stopped: Stop | None, clock: _Clock,
+def _result(game: AnyGame, state: Any, attempts: dict[int, _Attempt], stopped: Stop | None, clock: _Clock,
             progress: Progress, symmetry: bool, board_name: str | None) -> ProofResult:
     me = state.to_move
     winner = next((p for p, a in attempts.items() if a.verdict == Verdict.PROVEN), None)
@@ -177,7 +177,7 @@ def _finite(n: int) -> int:
     return -1 if n >= INF else n
 
 
-def _root_moves(game: Game, state: Any, attempts: dict[int, _Attempt]) -> tuple[RootMove, ...]:
+def _root_moves(game: AnyGame, state: Any, attempts: dict[int, _Attempt]) -> tuple[RootMove, ...]:
     """What the searches know of each move at the root (``won``: the move wins for the side to
     move; ``lost``: the other side wins after it)."""
     if game.outcome(state) is not None:

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable
 
-from powertwo.rules import Game, RulesError
+from powertwo.rules import AnyGame, RulesError
 
 from .positions import Positions
 from .values import Stop
@@ -84,7 +84,7 @@ class Child:
 class Search:
     """One df-pn search for a win of ``attacker`` (see the module text)."""
 
-    def __init__(self, game: Game, positions: Positions, attacker: int, *, capacity: int,
+    def __init__(self, game: AnyGame, positions: Positions, attacker: int, *, capacity: int,
                  evaluate: Callable[[Any, Any, int], float] | None = None, scale: float = 1.0):
         self.game, self.positions, self.attacker = game, positions, attacker
         self.capacity = capacity

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from powertwo.rules import Game
+from powertwo.rules import AnyGame
 
 from ..proof_format import KEPT, NODE, BodyReader, skip_record
 from .tree import ordered_children
@@ -55,12 +55,12 @@ class ProvenHint:
 _known: OrderedDict[tuple[str, str, str, str], ProvenHint] = OrderedDict()
 
 
-def _where(game: Game, state: Any) -> tuple[str, str, str, str]:
+def _where(game: AnyGame, state: Any) -> tuple[str, str, str, str]:
     return (game.name, game.board.fingerprint, json.dumps(dict(game.options), sort_keys=True, default=str),
             json.dumps(game.state_to_json(state), sort_keys=True))
 
 
-def _remember(game: Game, state: Any, hint: ProvenHint) -> None:
+def _remember(game: AnyGame, state: Any, hint: ProvenHint) -> None:
     where = _where(game, state)
     _known[where] = hint
     _known.move_to_end(where)
@@ -68,7 +68,7 @@ def _remember(game: Game, state: Any, hint: ProvenHint) -> None:
         _known.popitem(last=False)
 
 
-def proven_hint(game: Game, state: Any, *, seconds: float = 1.0, memory_mib: int = MEMORY_MIB) -> ProvenHint | None:
+def proven_hint(game: AnyGame, state: Any, *, seconds: float = 1.0, memory_mib: int = MEMORY_MIB) -> ProvenHint | None:
     """The proven value of ``state`` for the side to move, known or found within ``seconds``; ``None``
     when neither (see the module text). A finished game has no hint."""
     from . import prove
@@ -94,7 +94,7 @@ def proven_hint(game: Game, state: Any, *, seconds: float = 1.0, memory_mib: int
     return hint
 
 
-def proven_move(game: Game, state: Any, seconds: float) -> Any | None:
+def proven_move(game: AnyGame, state: Any, seconds: float) -> Any | None:
     """A move of the side to move proven to win (known or found within ``seconds``), or ``None``."""
     hint = proven_hint(game, state, seconds=seconds)
     if hint is None or hint.value != Value.WON or hint.move is None:
@@ -102,7 +102,7 @@ def proven_move(game: Game, state: Any, seconds: float) -> Any | None:
     return game.parse_move(hint.move, state)
 
 
-def _learn_line(game: Game, state: Any, result: ProofResult) -> None:
+def _learn_line(game: AnyGame, state: Any, result: ProofResult) -> None:
     """Remember the position after the winning move (lost for the side to move there) and, from the
     certificate, the winner's move after each defence there."""
     assert result.move is not None and result.winner is not None

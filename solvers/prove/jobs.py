@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable
 
 from powertwo.boards.outfile import write_text
-from powertwo.rules import Game, RulesError
+from powertwo.rules import AnyGame, Game, RulesError
 
 from ..registry import Progress, no_progress
 from .dfpn import ProveError
@@ -92,7 +92,7 @@ def key_text(key: Hashable) -> str:
     return json.dumps(key, separators=(",", ":"))
 
 
-def _decided(game: Game, positions: Positions, state: Any) -> Value | None:
+def _decided(game: AnyGame, positions: Positions, state: Any) -> Value | None:
     """The value of a finished game (or one the game's shortcut decides) for the side to move."""
     out = game.outcome(state)
     winner = out.winner if out is not None else positions.shortcut(state)
@@ -103,7 +103,7 @@ def _decided(game: Game, positions: Positions, state: Any) -> Value | None:
     return Value.WON if winner == state.to_move else Value.LOST
 
 
-def split(game: Game, state: Any, depth: int, positions: Positions, progress: Progress = no_progress) -> SplitTree:
+def split(game: AnyGame, state: Any, depth: int, positions: Positions, progress: Progress = no_progress) -> SplitTree:
     """The upper tree of ``depth`` plies from ``state`` (see the module text)."""
     if game.name == "tower-of-power":
         raise ProveError("tower-of-power: a position's value depends on its history (threefold repetition), "
@@ -130,7 +130,7 @@ def split(game: Game, state: Any, depth: int, positions: Positions, progress: Pr
     return SplitTree(nodes=nodes, root=root, depth=depth)
 
 
-def _expand(game: Game, positions: Positions, node: _Node, nodes: dict[str, _Node]) -> list[_Node]:
+def _expand(game: AnyGame, positions: Positions, node: _Node, nodes: dict[str, _Node]) -> list[_Node]:
     """List ``node``'s moves (in the order of their notation); the positions met for the first time."""
     try:
         moves = game.legal_moves(node.state)
@@ -192,6 +192,16 @@ class PlyCount:
     def to_json(self) -> dict[str, int]:
         return {"ply": self.ply, "positions": self.positions, "won": self.won, "lost": self.lost,
                 "neither": self.neither, "unknown": self.unknown}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Where the jobs run: a running Dask scheduler's address (``scheduler``), else a
+    ``LocalCluster`` of ``workers`` worker processes (threads with ``processes=False``)."""
+
+    scheduler: str | None = None
+    workers: int = 2
+    processes: bool = True
 
 
 @dataclass(frozen=True)
@@ -287,13 +297,12 @@ _games: dict[tuple[str, str, str], Game] = {}
 """A worker's games, built once (a game's board symmetries take seconds to find)."""
 
 
-def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = None, store: str | None = None,
-                scheduler: str | None = None, workers: int = 2, processes: bool = True, symmetry: bool = True,
-                progress: Progress = no_progress, board_name: str | None = None) -> SplitResult:
+def prove_split(game: AnyGame, state: Any, *, depth: int, limits: Limits | None = None, store: str | None = None,
+                cluster: Cluster = Cluster(), symmetry: bool = True, progress: Progress = no_progress,
+                board_name: str | None = None) -> SplitResult:
     """Who wins ``state``, as far as jobs ``depth`` plies down prove it (see the module text).
     ``limits`` applies to each job; ``store`` a SQLite file to keep the jobs in (a later run
-    resumes from it); ``scheduler`` a running Dask scheduler's address, else a ``LocalCluster`` of
-    ``workers`` worker processes (threads with ``processes=False``)."""
+    resumes from it); ``cluster`` where the jobs run (:class:`Cluster`)."""
     began = time.monotonic()
     limits = limits if limits is not None else Limits()
     positions = Positions.of(game, symmetry)
@@ -308,7 +317,7 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
         todo = [n for n in jobs if n.key not in rows]
         progress(f"{len(jobs):,} jobs: {len(rows):,} settled in the store, {len(todo):,} to run")
         if todo:
-            ran = _run_jobs(game, todo, limits, symmetry, board_name, db, rows, scheduler, workers, processes, progress)
+            ran = _run_jobs(game, todo, limits, symmetry, board_name, db, rows, cluster, progress)
         else:
             ran = []
     finally:
@@ -322,7 +331,8 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
     openings = tuple(Opening(move=text, value=_for_mover(tree.nodes[key], root)) for text, key in root.moves)
     figures = JobFigures(jobs=len(jobs), run=len(ran), from_store=len(jobs) - len(todo), time_limit=limits.seconds,
                          expanded=sum(r.expanded for r in ran), job_seconds=sum(r.seconds for r in ran),
-                         seconds=time.monotonic() - began, workers=None if scheduler else workers)
+                         seconds=time.monotonic() - began,
+                         workers=None if cluster.scheduler else cluster.workers)
     return SplitResult(game=game.name, board=board_name or game.board.name, options=dict(game.options),
                        root=game.state_to_json(state), to_move=game.player_name(state.to_move), depth=depth,
                        value=root.value, move=root.move, plies=plies, decided_depth=decided_depth, openings=openings,
@@ -330,16 +340,15 @@ def prove_split(game: Game, state: Any, *, depth: int, limits: Limits | None = N
                        rows=tuple((n.line, rows[n.key]) for n in jobs if n.key in rows))
 
 
-def _run_jobs(game: Game, todo: list[_Node], limits: Limits, symmetry: bool, board_name: str | None, db: JobStore,
-              rows: dict[str, JobRow], scheduler: str | None, workers: int, processes: bool,
-              progress: Progress) -> list[JobRow]:
+def _run_jobs(game: AnyGame, todo: list[_Node], limits: Limits, symmetry: bool, board_name: str | None, db: JobStore,
+              rows: dict[str, JobRow], where: Cluster, progress: Progress) -> list[JobRow]:
     """Run ``todo`` on the cluster, each row into ``rows`` and the store as it comes back."""
     from dask.distributed import as_completed
 
     from ..census.distributed import connect
 
-    memory = workers * (limits.memory_mib + WORKER_MIB) << 20
-    client, cluster = connect(scheduler, workers, memory, processes)
+    memory = where.workers * (limits.memory_mib + WORKER_MIB) << 20
+    client, cluster = connect(where.scheduler, where.workers, memory, where.processes)
     ran: list[JobRow] = []
     began = last = time.monotonic()
     try:
@@ -388,5 +397,5 @@ def write_certificates(result: SplitResult, folder: str | Path) -> list[dict[str
     return index
 
 
-__all__ = ["prove_split", "write_certificates", "split", "combine", "run_job", "SplitTree", "SplitResult",
+__all__ = ["Cluster", "prove_split", "write_certificates", "split", "combine", "run_job", "SplitTree", "SplitResult",
            "PlyCount", "Opening", "JobFigures", "key_text"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Hashable
 
-from powertwo.rules import Game
+from powertwo.rules import AnyGame
 
 Key = Hashable
 
@@ -81,7 +81,7 @@ def _rank(label: str) -> str:
     return label.lstrip("abcdefghijklmnopqrstuvwxyz")
 
 
-def _symmetries(game: Game) -> tuple[tuple[int, ...], ...]:
+def _symmetries(game: AnyGame) -> tuple[tuple[int, ...], ...]:
     """The board's symmetries (identity left out) under which the game's rules are symmetric."""
     board = game.board
     if game.name == "netzwerk" or board.symmetry_order <= 1:
@@ -102,7 +102,7 @@ class Positions:
     (with the move count where a move limit makes it matter), ``repetition_key`` what repetition
     compares (never the move count)."""
 
-    game: Game
+    game: AnyGame
     perms: tuple[tuple[int, ...], ...]
     encode: Callable[[Any], tuple[tuple[int, ...], tuple]] | None
     """The position as (node masks, the rest); ``None`` for Tower of Power (stacks by square)."""
@@ -114,7 +114,7 @@ class Positions:
     relabels: tuple[_Relabel, ...] = field(default=(), repr=False)
 
     @classmethod
-    def of(cls, game: Game, symmetry: bool = True) -> "Positions":
+    def of(cls, game: AnyGame, symmetry: bool = True) -> "Positions":
         encode = None if game.name == "tower-of-power" else _masks_of(game.name)
         perms = _symmetries(game) if symmetry else ()
         return cls(game=game, perms=perms, encode=encode, relabels=tuple(_Relabel(p) for p in perms),

@@ -133,7 +133,7 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
     return rows, _section(table)
 
 
-def _row(answer: dict, name: str, checked: float, proved: float | None) -> ResultRow:
+def _row(answer: dict[str, Any], name: str, checked: float, proved: float | None) -> ResultRow:
     outcome = "wins" if answer["value"] == Value.WON.value else "loses"
     return ResultRow(puzzle="prove thats-my-line", variant=f"{answer['board']}, {answer['stones']} stones",
                      optimum=f"{answer['winner']} wins (Light, to move, {outcome})",
@@ -144,7 +144,7 @@ def _row(answer: dict, name: str, checked: float, proved: float | None) -> Resul
                      timings={"prove": proved or 0.0, "check": round(checked, 1)})
 
 
-def _line(answer: dict, name: str, checked: float, proved: float | None) -> str:
+def _line(answer: dict[str, Any], name: str, checked: float, proved: float | None) -> str:
     replies = ", ".join(f"{a}: {b}" for a, b in answer["first_replies"]) or "-"
     p = answer["proof"]
     size = (f"{p['positions']:,} positions ({p['claims']:,} claimed), {p['references']:,} references; "

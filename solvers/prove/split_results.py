@@ -26,7 +26,7 @@ from powertwo.boards.outfile import write_text
 from powertwo.rules import get_game
 
 from ..registry import Progress, ResultRow, SolutionError
-from .jobs import SplitResult, prove_split, write_certificates
+from .jobs import Cluster, SplitResult, prove_split, write_certificates
 from .values import Limits
 
 GAMES = ("david-goliath", "power-of-two")
@@ -62,7 +62,7 @@ def make_split_results(out: Path, progress: Progress, only: tuple[str, ...] = ()
         game = get_game(name)
         limits = Limits(seconds=JOB_SECONDS[name], memory_mib=MEMORY_MIB)
         result = prove_split(game, game.start(), depth=DEPTH, limits=limits, store=str(stores / f"{name}.sqlite"),
-                             workers=WORKERS, progress=progress)
+                             cluster=Cluster(workers=WORKERS), progress=progress)
         answer = _answer(result, folder / name)
         write_text(folder / f"{name}.json", json.dumps(answer, indent=1) + "\n")
         progress(f"{name}: {result.value.value} from the start; jobs {_counts_text(result)}")
@@ -119,7 +119,7 @@ def results(out: Path, progress: Progress) -> tuple[list[ResultRow], list[str]]:
     return rows, section
 
 
-def _check_jobs(answer: dict, folder: Path, progress: Progress) -> int:
+def _check_jobs(answer: dict[str, Any], folder: Path, progress: Progress) -> int:
     """Check every committed certificate of a game's jobs: valid, of the position its job names (the
     answer's root after the job's moves) and with the job's value; how many."""
     from powertwo.boards import load
@@ -148,7 +148,7 @@ def _check_jobs(answer: dict, folder: Path, progress: Progress) -> int:
     return checked
 
 
-def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
+def _row(answer: dict[str, Any], name: str, checked: int, seconds: float) -> ResultRow:
     last = answer["plies"][-1]
     status = "proven" if answer["value"] != "unknown" else "not decided within the limits"
     return ResultRow(puzzle=f"prove {name}", variant=f"{answer['board']}, the start, split {answer['split_depth']} ply",
@@ -158,7 +158,7 @@ def _row(answer: dict, name: str, checked: int, seconds: float) -> ResultRow:
                      files=(f"{FOLDER}/{name}.json",), timings={"check": round(seconds, 1)})
 
 
-def _lines(answer: dict, checked: int, seconds: float) -> list[str]:
+def _lines(answer: dict[str, Any], checked: int, seconds: float) -> list[str]:
     jobs = answer["jobs"]
     limit = jobs["time_limit"]
     value = answer["value"] + (f" (wins with {answer['move']})" if answer["move"] else "")

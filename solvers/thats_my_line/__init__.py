@@ -22,7 +22,8 @@ from __future__ import annotations
 from ..registry import Clicks, Option, Puzzle, PuzzlePage, Steps, Verdict, register_puzzle, time_limit_option
 from ..schemas import ThatsMyLineAnswer
 from .certificate import certificate_cnf, certify_optimum, write_gzip
-from .checker import CHECK_TIME_LIMIT, FIELDS, STATUSES, bound_holds, check, max_record
+from ..status import STATUSES
+from .checker import CHECK_TIME_LIMIT, FIELDS, bound_holds, check, max_record
 from .drawing import diagram
 from .live import live_check
 from .game import BACKENDS, GAME, PUZZLE, SAT_SOLVER, answer_record, legal_record, record_moves, replay, supply_of, \

@@ -68,7 +68,7 @@ def _read_gzip(path: Path, where: str, field: str) -> str:
         raise SolutionError(f"{where}: field '{field}': {path.name} is not a gzipped text file ({err})") from None
 
 
-def check_certificate(data: Mapping, board: Board, supply: Supply, optimum: Claim | None, base: Path | None,
+def check_certificate(data: Mapping[str, Any], board: Board, supply: Supply, optimum: Claim | None, base: Path | None,
                       faults: list[str], notes: list[str]) -> None:
     """The fields ``certified`` and ``certificate``: the named CNF must be this tool's encoding of
     the claim the file's proven optimum (or its unreachable score) needs, and dratify must accept

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from powertwo.boards import Board
 from powertwo.models.thats_my_line import DARK, LIGHT
@@ -12,7 +12,7 @@ from .game import PUZZLE, replay, supply_of, supply_text
 from .score import read_score
 from ..status import FEASIBLE, INFEASIBLE
 
-def diagram(data: Mapping, board: Board, *, names: str | None = "labels"):
+def diagram(data: Mapping[str, Any], board: Board, *, names: str | None = "labels"):
     """The final position, each stone numbered in placing order (the legend says so: the
     numbers are not node ids), every node's name in small text beside it (``names``:
     ``"labels"``, ``"ids"``, or None for none)."""

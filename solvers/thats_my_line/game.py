@@ -71,7 +71,7 @@ def unfinished(game, state) -> str | None:
     return "; ".join(able)
 
 
-def answer_record(data: Mapping) -> dict:
+def answer_record(data: Mapping[str, Any]) -> dict[str, Any]:
     """The game record an answer file holds: its board, its supply as the game's option ``stones``
     and its ``record`` as the moves (the referee judges it, as ``powertwo validate`` does)."""
     record = {"game": GAME, "options": {"stones": data.get("stones", 16)}, "moves": data.get("record", [])}

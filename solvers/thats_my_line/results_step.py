@@ -4,6 +4,7 @@ booklet's example result."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from powertwo.boards.outfile import write_text
 from powertwo.rules.thats_my_line import UNLIMITED
@@ -71,7 +72,7 @@ def results(out: Path, progress: Progress, board_name: str = "power-of-two") -> 
     return rows
 
 
-def _write(answer: dict, board, out: Path, stem: str, progress: Progress):
+def _write(answer: dict[str, Any], board, out: Path, stem: str, progress: Progress):
     """Check an answer, then write it (``stem.json``) and its diagram (``stem.svg``, ``stem.png``)."""
     import json
 

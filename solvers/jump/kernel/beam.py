@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from powertwo.boards import NodeId
+from powertwo.boards.words import counted
 
-from ...fields import counted
 from ..tables import JumpTables, mask_of, nodes_of, popcount
 from .leaves import _lower_bound
 from .machine import Jumps, KernelMachine, chains

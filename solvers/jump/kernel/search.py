@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...fields import counted
+from powertwo.boards.words import counted
+
 from ..proof import Proof, bound_proof
 from ..tables import mask_of
 from .beam import Moves, beam
