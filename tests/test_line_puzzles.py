@@ -4,7 +4,9 @@ single-stone mutation of the committed answers."""
 
 from __future__ import annotations
 
+import inspect
 import json
+from dataclasses import fields
 from itertools import combinations
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from powertwo.boards import from_segments, load
 from powertwo.models.cards import cost_bound, line_counts, without_empty
 from powertwo.solvers import lines as lp
 from powertwo.solvers.lines import checker as line_check
+from powertwo.solvers.registry import get_puzzle
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BOARD = load("power-of-two")
@@ -191,6 +194,21 @@ def test_stone_limit_option():
     assert (result["stone_limit"], result["stones_rule"]) == (4, "exactly")
     with pytest.raises(lp.SolutionError, match="give a number or 'unlimited'"):
         lp.solve(BOARD, "one-by-one", stones="many")
+
+
+def test_solve_takes_the_keywords_its_signature_lists():
+    """The options are read into one LineOptions: the keywords that solve and each line puzzle's
+    hook show are its fields, each taken, and nothing else is."""
+    from powertwo.solvers.lines.options import LineOptions
+
+    options = [f.name for f in fields(LineOptions)]
+    for name in ("one-by-one", "line-cover", "two-by-two"):
+        assert list(inspect.signature(get_puzzle(name).solve).parameters) == ["board", *options, "progress"]
+    assert list(inspect.signature(lp.solve).parameters) == ["board", "puzzle", *options, "progress"]
+    with pytest.raises(TypeError, match="'bogus'"):
+        lp.solve(BOARD, "one-by-one", bogus=1)
+    with pytest.raises(TypeError, match="'puzzle'"):
+        get_puzzle("one-by-one").solve(BOARD, puzzle="line-cover")
 
 
 # ----------------------------------------------------------------------------- small boards, brute force

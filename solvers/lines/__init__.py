@@ -6,6 +6,7 @@ Registers three puzzles: ``one-by-one``, ``line-cover`` and ``two-by-two`` (opti
 The work is split by job, one module each:
 
 - :mod:`.variants`: the variants as data (model module, options, line rule);
+- :mod:`.options`: the solve options, read once (:class:`.options.LineOptions`);
 - :mod:`.backends`: the CP-SAT and SAT backends, and the DRAT certificate of an optimum;
 - :mod:`.answers`: every optimal answer, and the canonical one;
 - :mod:`.files`: the typed result, the solution file, the diagram;
@@ -20,6 +21,7 @@ re-exports the names the tests and benchmarks use.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +35,7 @@ from .checker import CHECK_TIME_LIMIT, check, confirmed, confirmed_answers, conf
 from .export import EXPORT_FORMATS, export_text
 from .files import LineResult, answer_fields, diagram, dumps
 from .live import live_check
+from .options import BOARD, LineOptions, keywords
 from .results_step import results
 from .table import count_table
 from .variants import STONES, VARIANTS, LineRule, Variant, lines_with_two, stone_limit, variant
@@ -51,31 +54,45 @@ __all__ = [
 ]
 
 
-def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", time_limit: float | None = None,
-          all_solutions: bool = False, strict: bool = False, symmetry: bool = True, proof: str | None = None,
-          stones: Any = None, at_most: bool = False, table: bool = False,
-          progress: Progress = no_progress) -> dict[str, Any]:
-    """Solve a line puzzle: the solution file's object (see :mod:`.files`). A time limit or
+def solve(board: Board, puzzle: str = "one-by-one", *, progress: Progress = no_progress,
+          **options: Any) -> dict[str, Any]:
+    """Solve a line puzzle: the solution file's object (see :mod:`.files`). ``options`` are the
+    fields of :class:`.options.LineOptions` by name (the signature lists them). A time limit or
     Ctrl-C ends the search with the best answer so far (status ``feasible``, with its bound).
     ``table`` solves Two by Two for every stone count instead (:mod:`.table`; ``time_limit`` is
     then per count)."""
-    var = variant(puzzle, bool(strict), bool(at_most))
-    if table:
-        if stones is not None or all_solutions or proof is not None or backend != "cp-sat":
-            raise SolutionError("--table solves every stone count with cp-sat: it takes no --stones, --all, "
-                                "--proof or --backend")
-        return count_table(board, var, time_limit=seconds_value(time_limit), symmetry=symmetry,
-                           progress=progress).to_json()
-    limit = stone_limit(stones, board, var)
+    given = LineOptions(**options)
+    var = variant(puzzle, bool(given.strict), bool(given.at_most))
+    return (_table if given.table else _search)(board, var, given, progress)
+
+
+solve.__signature__ = keywords(  # type: ignore[attr-defined]
+    BOARD, inspect.Parameter("puzzle", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="one-by-one",
+                             annotation="str"))
+
+
+def _table(board: Board, var: Variant, given: LineOptions, progress: Progress) -> dict[str, Any]:
+    """``--table``: Two by Two's optimum for every stone count, each with cp-sat."""
+    if given.stones is not None or given.all_solutions or given.proof is not None or given.backend != "cp-sat":
+        raise SolutionError("--table solves every stone count with cp-sat: it takes no --stones, --all, "
+                            "--proof or --backend")
+    return count_table(board, var, time_limit=seconds_value(given.time_limit), symmetry=given.symmetry,
+                       progress=progress).to_json()
+
+
+def _search(board: Board, var: Variant, given: LineOptions, progress: Progress) -> dict[str, Any]:
+    """One search for the optimum, then its optimal answers (``--all``) and its DRAT proof (``--proof``)."""
+    backend, symmetry, proof = given.backend, given.symmetry, given.proof
+    limit = stone_limit(given.stones, board, var)
     if backend not in BACKENDS:
         raise SolutionError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
     if proof is not None and backend != "sat":
         raise SolutionError("--proof needs --backend sat (the DRAT proof comes from the SAT solver)")
-    time_limit = seconds_value(time_limit)
+    time_limit = seconds_value(given.time_limit)
     progress(f"{var.name}: solving with {backend}")
     outcome = run(board, var, backend, stones=limit, symmetry=symmetry, time_limit=time_limit, progress=progress)
     answers = None
-    if all_solutions and outcome.status == OPTIMAL and outcome.objective is not None:
+    if given.all_solutions and outcome.status == OPTIMAL and outcome.objective is not None:
         progress(f"{var.name}: enumerating the optimal answers")
         enum = enumerate_cpsat if backend == "cp-sat" else enumerate_sat
         answers = enum(board, var, outcome.objective, stones=limit, symmetry=symmetry)
@@ -96,11 +113,11 @@ def solve(board: Board, puzzle: str = "one-by-one", *, backend: str = "cp-sat", 
 
 
 def _solve_hook(name: str) -> Callable[..., dict]:
-    def hook(board: Board, **options: Any) -> dict[str, Any]:
-        return solve(board, name, **options)
+    def hook(board: Board, *, progress: Progress = no_progress, **options: Any) -> dict[str, Any]:
+        return solve(board, name, progress=progress, **options)
 
     hook.__doc__ = f"Solve {name} (see :func:`solve`)."
-    hook.__wrapped__ = solve  # type: ignore[attr-defined]  # its keywords are the puzzle's options
+    hook.__signature__ = keywords(BOARD)  # type: ignore[attr-defined]  # its keywords are the puzzle's options
     return hook
 
 
