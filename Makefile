@@ -44,7 +44,7 @@ screenshots: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not heavy"
 
-# The heavy tests alone (about 15 minutes on 2 cores).
+# The heavy tests alone (about 5 minutes on 2 idle cores).
 test-heavy: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m heavy
 

@@ -39,7 +39,7 @@ HEAVY = {
     "test_players.py::test_thats_my_line_compiled_endgame_stops_when_told_and_proves_the_reply_to_a_first_move",
 }
 """Tests of half a minute to three minutes each on 2 cores: `make test` (and CI) leaves them out to
-stay within ten minutes, `make test-heavy` runs them (about 15 minutes on 2 cores)."""
+stay within ten minutes, `make test-heavy` runs them (about 5 minutes on 2 idle cores)."""
 
 
 def pytest_collection_modifyitems(config, items):
