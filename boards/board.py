@@ -25,9 +25,9 @@ LineId = int
 Line = tuple[NodeId, ...]
 Point = tuple[Fraction, Fraction]
 Permutation = tuple[NodeId, ...]
+"""A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
 Starts = tuple[tuple[str, tuple[tuple[str, tuple[NodeId, ...]], ...]], ...]
 """A board's named starts: each name with its sides and each side's nodes (:attr:`Board.starts`)."""
-"""A symmetry as a tuple ``p`` with ``p[i - 1]`` the image of node ``i``."""
 SYMMETRY_LIST_CAP = 10_000
 """The largest symmetry group :attr:`Board.symmetries` lists element by element."""
 MAX_NODES = 10_000
